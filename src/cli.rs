@@ -1,0 +1,80 @@
+//! The command line: clap definitions and one file per subcommand. The only place (with
+//! `main`) that prints, exits, or uses `anyhow`.
+
+mod ls;
+mod progress;
+mod show;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Read, count, diff, watch and replay the trajectories LLM agents leave behind.
+///
+/// Give it a trajectory file or a folder of them (an eval run). With no command it opens
+/// them; with no path, the sample trajectories that ship with trajscope. Formats are
+/// detected by content: SWE-agent, mini-swe-agent, OpenHands, Inspect AI, Claude Code,
+/// Codex CLI, Aider, raw Llama-3 prompt logs, plain chat messages, and SWE-bench results.
+#[derive(Debug, Parser)]
+#[command(name = "trajscope", version, about, long_about, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Files or folders to open (default: the bundled sample trajectories).
+    paths: Vec<PathBuf>,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  trajscope runs/my-eval/                 open a run
+  trajscope ls runs/my-eval/ --json       one JSON object per trajectory
+  trajscope show x.traj --step 3 --context   what the model saw at step 3";
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List trajectories: format, steps, exit status, resolved, cost, tokens, patch size.
+    Ls(ls::Args),
+    /// Print a trajectory's steps (thought, action, observation), or one step.
+    Show(show::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("trajscope: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::Ls(args)) => ls::run(args),
+        Some(Command::Show(args)) => show::run(args),
+        None => {
+            let paths = if cli.paths.is_empty() {
+                vec![sample_trajectories()]
+            } else {
+                cli.paths
+            };
+            ls::run(ls::Args {
+                paths,
+                json: false,
+            })
+        }
+    }
+}
+
+/// The bundled samples: `./sample-trajectories` when run from the source tree, else the
+/// copy next to the crate's manifest.
+pub fn sample_trajectories() -> PathBuf {
+    let local = PathBuf::from("sample-trajectories");
+    if local.is_dir() {
+        local
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-trajectories")
+    }
+}

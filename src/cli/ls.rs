@@ -1,0 +1,166 @@
+//! `trajscope ls`: one row per trajectory, as a table or JSON.
+
+use super::progress::Indicator;
+use anyhow::Result;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use trajscope::formats::load_run_summaries;
+use trajscope::model::{LoadFailure, TrajectorySummary};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Trajectory files or folders (searched recursively).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Print a JSON array of objects instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One `--json` row. A file that could not be read is a row too, with `error` set.
+#[derive(Debug, Serialize)]
+struct Row {
+    path: PathBuf,
+    /// 1-based position of the trajectory in a file that holds several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+    format: Option<String>,
+    format_detail: Option<String>,
+    instance_id: Option<String>,
+    model: Option<String>,
+    steps: Option<usize>,
+    exit_status: Option<String>,
+    resolved: Option<bool>,
+    cost: Option<f64>,
+    tokens_in: Option<u64>,
+    tokens_out: Option<u64>,
+    api_calls: Option<u64>,
+    patch_lines: Option<usize>,
+    error_steps: Option<usize>,
+    warnings: Vec<String>,
+    error: Option<String>,
+}
+
+impl Row {
+    fn of(s: &TrajectorySummary) -> Row {
+        Row {
+            path: s.path.clone(),
+            index: s.source_index.map(|i| i + 1),
+            format: Some(s.format.name().to_string()),
+            format_detail: s.format_detail.clone(),
+            instance_id: Some(s.instance_id.clone()),
+            model: s.model.clone(),
+            steps: Some(s.steps),
+            exit_status: s.exit_status.clone(),
+            resolved: s.resolved,
+            cost: s.usage.cost,
+            tokens_in: s.usage.tokens_in,
+            tokens_out: s.usage.tokens_out,
+            api_calls: s.usage.api_calls,
+            patch_lines: Some(s.patch_lines),
+            error_steps: Some(s.error_steps),
+            warnings: s.warnings.clone(),
+            error: None,
+        }
+    }
+
+    fn failed(f: &LoadFailure) -> Row {
+        Row {
+            path: f.path.clone(),
+            index: None,
+            format: None,
+            format_detail: None,
+            instance_id: None,
+            model: None,
+            steps: None,
+            exit_status: None,
+            resolved: None,
+            cost: None,
+            tokens_in: None,
+            tokens_out: None,
+            api_calls: None,
+            patch_lines: None,
+            error_steps: None,
+            warnings: Vec::new(),
+            error: Some(f.message.clone()),
+        }
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let indicator = Indicator::new();
+    let (summaries, _results, failures) =
+        load_run_summaries(&args.paths, &|p| indicator.update(p));
+    indicator.finish();
+
+    if args.json {
+        let rows: Vec<Row> = summaries
+            .iter()
+            .map(Row::of)
+            .chain(failures.iter().map(Row::failed))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print_table(&summaries);
+        for failure in &failures {
+            eprintln!("error: {}", failure.message);
+        }
+        eprintln!("{}", summary_line(&summaries, failures.len()));
+    }
+    if summaries.is_empty() {
+        if failures.is_empty() {
+            let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+            eprintln!("trajscope: no trajectories found in {}", shown.join(", "));
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(summaries: &[TrajectorySummary]) {
+    println!(
+        "{:<40} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  PATH",
+        "INSTANCE", "FORMAT", "STEPS", "EXIT", "RESOLVED", "COST", "TOK_IN", "TOK_OUT", "PATCH", "ERR"
+    );
+    for s in summaries {
+        println!(
+            "{:<40} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  {}",
+            clip(&s.instance_id, 40),
+            s.format.name(),
+            s.steps,
+            clip(s.exit_status.as_deref().unwrap_or("-"), 16),
+            match s.resolved {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "unknown",
+            },
+            s.usage.cost.map_or("-".into(), |c| format!("{c:.4}")),
+            s.usage.tokens_in.map_or("-".into(), |t| t.to_string()),
+            s.usage.tokens_out.map_or("-".into(), |t| t.to_string()),
+            s.patch_lines,
+            s.error_steps,
+            s.display_source(),
+        );
+    }
+}
+
+fn summary_line(summaries: &[TrajectorySummary], failed: usize) -> String {
+    let resolved = summaries.iter().filter(|s| s.resolved == Some(true)).count();
+    let unresolved = summaries.iter().filter(|s| s.resolved == Some(false)).count();
+    let unknown = summaries.len() - resolved - unresolved;
+    let cost: f64 = summaries.iter().filter_map(|s| s.usage.cost).sum();
+    format!(
+        "{} trajectories: {resolved} resolved, {unresolved} unresolved, {unknown} unknown; total cost ${cost:.2}; {failed} file(s) could not be read",
+        summaries.len()
+    )
+}
+
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        let kept: String = text.chars().take(width.saturating_sub(1)).collect();
+        format!("{kept}…")
+    }
+}

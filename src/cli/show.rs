@@ -1,0 +1,231 @@
+//! `trajscope show`: a trajectory's steps in reading order, one step, or its context.
+
+use anyhow::{Context as _, Result, bail};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use trajscope::formats::{Loaded, load_file};
+use trajscope::model::{Exactness, Message, Step, Trajectory};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A trajectory file. For files that hold several (an OpenHands `output.jsonl`, an
+    /// Inspect log), pick one with `FILE#N` or `--trajectory N`.
+    pub file: PathBuf,
+    /// Show only step N (1-based).
+    #[arg(long, short = 's', value_name = "N")]
+    pub step: Option<usize>,
+    /// Print the model's input at the step (exact or reconstructed, as labelled); without
+    /// `--step`, at the last step.
+    #[arg(long, short = 'c')]
+    pub context: bool,
+    /// Which trajectory of a file that holds several (1-based).
+    #[arg(long, short = 't', value_name = "N")]
+    pub trajectory: Option<usize>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let trajectory = open(&args.file, args.trajectory)?;
+    if args.context {
+        let index = args.step.unwrap_or(trajectory.steps.len());
+        let step = pick_step(&trajectory, index)?;
+        print_context(&trajectory, step, args.json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    match args.step {
+        Some(index) => {
+            let step = pick_step(&trajectory, index)?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(step)?);
+            } else {
+                print_step(&trajectory, step);
+            }
+        }
+        None if args.json => println!("{}", serde_json::to_string_pretty(&trajectory)?),
+        None => {
+            print_header(&trajectory);
+            for step in &trajectory.steps {
+                print_step(&trajectory, step);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads the file and picks one trajectory: `FILE#N`, `--trajectory N`, or the only one.
+pub fn open(file: &Path, which: Option<usize>) -> Result<Trajectory> {
+    let (path, from_suffix) = split_index(file);
+    let which = which.or(from_suffix);
+    let loaded = load_file(&path)?;
+    let mut trajectories = match loaded {
+        Loaded::Trajectories(ts) => ts,
+        Loaded::Results(_) => bail!(
+            "{}: this is an eval results file, not a trajectory",
+            path.display()
+        ),
+    };
+    match (which, trajectories.len()) {
+        (_, 0) => bail!("{}: the file holds no trajectory", path.display()),
+        (None, 1) => Ok(trajectories.remove(0)),
+        (None, n) => bail!(
+            "{}: the file holds {n} trajectories; pick one with --trajectory N (1 to {n})",
+            path.display()
+        ),
+        (Some(i), n) if i >= 1 && i <= n => Ok(trajectories.swap_remove(i - 1)),
+        (Some(i), n) => bail!(
+            "{}: no trajectory {i}; the file holds {n} (1 to {n})",
+            path.display()
+        ),
+    }
+}
+
+/// `out.jsonl#3` → (`out.jsonl`, 3), unless a file with the literal name exists.
+fn split_index(file: &Path) -> (PathBuf, Option<usize>) {
+    if file.exists() {
+        return (file.to_path_buf(), None);
+    }
+    let text = file.to_string_lossy();
+    if let Some((path, index)) = text.rsplit_once('#') {
+        if let Ok(index) = index.parse() {
+            return (PathBuf::from(path), Some(index));
+        }
+    }
+    (file.to_path_buf(), None)
+}
+
+fn pick_step(trajectory: &Trajectory, index: usize) -> Result<&Step> {
+    trajectory.step(index).with_context(|| {
+        format!(
+            "{}: no step {index}; steps are numbered 1 to {}",
+            trajectory.display_source(),
+            trajectory.steps.len()
+        )
+    })
+}
+
+fn print_header(t: &Trajectory) {
+    println!("{} ({}{})", t.instance_id, t.format, t.format_detail.as_deref().map(|d| format!(" {d}")).unwrap_or_default());
+    println!("  source:   {}", t.display_source());
+    if let Some(model) = &t.model {
+        println!("  model:    {model}");
+    }
+    println!(
+        "  exit:     {}   resolved: {}   steps: {}",
+        t.exit_status.as_deref().unwrap_or("-"),
+        match t.resolved {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "unknown",
+        },
+        t.steps.len()
+    );
+    let usage = t.total_usage();
+    if !usage.is_empty() {
+        println!(
+            "  cost:     {}   tokens in/out: {}/{}",
+            usage.cost.map_or("-".into(), |c| format!("${c:.4}")),
+            usage.tokens_in.map_or("-".into(), |n| n.to_string()),
+            usage.tokens_out.map_or("-".into(), |n| n.to_string())
+        );
+    }
+    for warning in &t.warnings {
+        println!("  warning:  {warning}");
+    }
+    if let Some(task) = &t.task {
+        println!("\nTASK\n{}", indent(task));
+    }
+}
+
+fn print_step(t: &Trajectory, step: &Step) {
+    let mut title = format!("Step {}/{}", step.index, t.steps.len());
+    if let Some(agent) = &step.agent {
+        title.push_str(&format!(" · {agent}"));
+    }
+    if let Some(tool) = &step.tool {
+        title.push_str(&format!(" · {tool}"));
+    }
+    if let Some(d) = step.duration_s {
+        title.push_str(&format!(" · {d:.2}s"));
+    }
+    if step.is_error() {
+        title.push_str(" · error");
+    }
+    println!("\n── {title} {}", "─".repeat(60usize.saturating_sub(title.len())));
+    if !step.thought.trim().is_empty() {
+        println!("THOUGHT\n{}", indent(&step.thought));
+    }
+    if !step.action.trim().is_empty() {
+        println!("ACTION\n{}", indent(&step.action));
+    }
+    if !step.observation.trim().is_empty() {
+        println!("OBSERVATION\n{}", indent(&step.observation));
+    }
+}
+
+#[derive(Serialize)]
+struct ContextJson<'a> {
+    step: usize,
+    exactness: Option<Exactness>,
+    messages: Vec<&'a Message>,
+}
+
+fn print_context(t: &Trajectory, step: &Step, json: bool) -> Result<()> {
+    let messages = step.context_messages(&t.messages);
+    let exactness = step.context.as_ref().map(|c| c.exactness);
+    if json {
+        let out = ContextJson {
+            step: step.index,
+            exactness,
+            messages,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    match exactness {
+        Some(Exactness::Exact) => println!(
+            "Context at step {} of {}: EXACT ({} messages, as stored in the log)",
+            step.index,
+            t.display_source(),
+            messages.len()
+        ),
+        Some(Exactness::Reconstructed) => println!(
+            "Context at step {} of {}: RECONSTRUCTED ({} messages, rebuilt from the history; it may differ from what the model saw)",
+            step.index,
+            t.display_source(),
+            messages.len()
+        ),
+        None => {
+            println!(
+                "Context at step {} of {}: not available (the log does not record what the model saw)",
+                step.index,
+                t.display_source()
+            );
+            return Ok(());
+        }
+    }
+    for (i, message) in messages.iter().enumerate() {
+        let mut title = format!("[{}] {}", i + 1, message.role.as_str());
+        if let Some(agent) = &message.agent {
+            title.push_str(&format!(" ({agent})"));
+        }
+        println!("\n── {title}");
+        if !message.content.is_empty() {
+            println!("{}", message.content);
+        }
+        for call in &message.tool_calls {
+            println!("→ {}({})", call.name, call.arguments);
+        }
+    }
+    Ok(())
+}
+
+fn indent(text: &str) -> String {
+    text.trim_end()
+        .lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,52 @@
+//! Loaders: the bytes of an agent's log → [`Trajectory`] values, one file per format.
+//!
+//! Detection is by content ([`detect`]), never by file name alone. Loaders are lenient where
+//! real files are messy (a torn last line, a missing field: a warning on the trajectory) and
+//! strict where guessing would lie (a file of another kind: an error naming it). Nothing here
+//! panics, prints, or writes: files are opened read-only.
+
+mod aider;
+mod chat_messages;
+mod claude_code;
+mod codex;
+mod detect;
+mod discover;
+mod error;
+mod eval_results;
+mod inspect_ai;
+mod json;
+mod llama_prompt;
+mod load;
+mod mini_swe_agent;
+mod openhands;
+mod swe_agent;
+mod task;
+mod trajscope;
+
+pub use detect::{Kind, ResultsKind, detect};
+pub use discover::{Candidate, discover};
+pub use error::LoadError;
+pub use load::{Loaded, Progress, load_bytes, load_file, load_run, load_run_summaries};
+
+use crate::model::{Format, Trajectory};
+use std::path::Path;
+
+/// Parses `bytes` (read from `path`) as `format`.
+pub fn parse(format: Format, path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    let mut trajectories = match format {
+        Format::SweAgent => swe_agent::parse(path, bytes),
+        Format::MiniSweAgent => mini_swe_agent::parse(path, bytes),
+        Format::OpenHands => openhands::parse(path, bytes),
+        Format::InspectAi => inspect_ai::parse(path, bytes),
+        Format::ClaudeCode => claude_code::parse(path, bytes),
+        Format::Codex => codex::parse(path, bytes),
+        Format::Aider => aider::parse(path, bytes),
+        Format::LlamaPrompt => llama_prompt::parse(path, bytes),
+        Format::ChatMessages => chat_messages::parse(path, bytes),
+        Format::Trajscope => trajscope::parse(path, bytes),
+    }?;
+    for trajectory in &mut trajectories {
+        trajectory.number_steps();
+    }
+    Ok(trajectories)
+}

@@ -1,0 +1,306 @@
+//! Which kind of file this is, decided by content (and only then by name).
+
+use super::json::{TopKeys, strip_trailing_commas};
+use super::LoadError;
+use crate::model::Format;
+use serde_json::Value;
+use std::path::Path;
+
+/// What a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Trajectories(Format),
+    Results(ResultsKind),
+}
+
+/// The eval-results files trajscope joins to trajectories by instance id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultsKind {
+    /// Old SWE-bench `results.json`: lists by outcome (`resolved`, `applied`, …).
+    SweBenchResults,
+    /// Harness `report.json`: instance id → `{resolved, tests_status, …}`.
+    HarnessReport,
+    /// Run summary `<model>.<run_id>.json`: `resolved_ids`, `unresolved_ids`, ….
+    RunSummary,
+    /// `preds.json` / `all_preds.jsonl`: instance id → `model_patch`.
+    Predictions,
+}
+
+/// How much of the file the text sniffers look at.
+const HEAD: usize = 64 * 1024;
+
+/// Decides what `bytes` (the content of `path`) hold.
+pub fn detect(path: &Path, bytes: &[u8]) -> Result<Kind, LoadError> {
+    let text_start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .ok_or_else(|| LoadError::Empty {
+            path: path.to_path_buf(),
+        })?;
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Ok(Kind::Trajectories(Format::InspectAi));
+    }
+    let body = &bytes[text_start..];
+    match body[0] {
+        b'{' => detect_object_or_lines(path, body),
+        b'[' => detect_array(path, body),
+        _ => detect_text(path, body),
+    }
+}
+
+fn detect_text(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
+    let head = String::from_utf8_lossy(&body[..body.len().min(HEAD)]);
+    if head.contains("<|start_header_id|>") {
+        return Ok(Kind::Trajectories(Format::LlamaPrompt));
+    }
+    if head.starts_with("# aider chat started at") {
+        return Ok(Kind::Trajectories(Format::Aider));
+    }
+    if looks_binary(&body[..body.len().min(HEAD)]) {
+        return Err(LoadError::unrecognized(
+            path,
+            "binary data, not a text or JSON log",
+        ));
+    }
+    Err(LoadError::unrecognized(
+        path,
+        "text that is neither JSON, an Aider chat history nor a Llama prompt log",
+    ))
+}
+
+/// NUL bytes or invalid UTF-8 (other than a character cut at the end of the sample).
+fn looks_binary(head: &[u8]) -> bool {
+    head.contains(&0)
+        || std::str::from_utf8(head).is_err_and(|err| err.error_len().is_some())
+}
+
+/// Whether a `{…}` file is JSON Lines rather than one JSON document: its first line is a
+/// whole JSON value and more follows.
+pub fn is_json_lines(bytes: &[u8]) -> bool {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    let body = &bytes[start..];
+    let Some(newline) = memchr::memchr(b'\n', body) else {
+        return false;
+    };
+    body[newline..].iter().any(|b| !b.is_ascii_whitespace())
+        && serde_json::from_slice::<serde::de::IgnoredAny>(&body[..newline]).is_ok()
+}
+
+fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
+    if is_json_lines(body) {
+        return detect_lines(path, body);
+    }
+    let keys: TopKeys = match serde_json::from_slice(body) {
+        Ok(keys) => keys,
+        // Old SWE-bench results.json files carry trailing commas: accept those, and only those.
+        Err(strict) => std::str::from_utf8(body)
+            .ok()
+            .and_then(|text| serde_json::from_str(&strip_trailing_commas(text)).ok())
+            .ok_or_else(|| LoadError::json(path, &strict, 0))?,
+    };
+    if let Some(kind) = classify_object(&keys) {
+        return Ok(kind);
+    }
+    // Keyed by instance id: a report or predictions, told apart by the values.
+    let value: Value =
+        serde_json::from_slice(body).map_err(|err| LoadError::json(path, &err, 0))?;
+    classify_keyed_results(&value).ok_or_else(|| {
+        LoadError::unrecognized(path, format!("a JSON object with keys {}", keys.preview()))
+    })
+}
+
+/// Trajectory formats and results files recognisable from their top-level keys.
+fn classify_object(keys: &TopKeys) -> Option<Kind> {
+    let has = |k: &str| keys.has(k);
+    let format = if has("steps") && has("format") && has("instance_id") && has("source") {
+        Format::Trajscope
+    } else if has("trajectory") || (has("history") && !has("instance_id")) {
+        Format::SweAgent
+    } else if has("messages") && (has("trajectory_format") || has("info")) {
+        Format::MiniSweAgent
+    } else if has("eval") && (has("samples") || has("version") || has("plan")) {
+        Format::InspectAi
+    } else if has("instance_id") && (has("history") || has("test_result")) {
+        Format::OpenHands
+    } else if has("loglines") {
+        Format::ClaudeCode
+    } else if has("messages") {
+        Format::ChatMessages
+    } else if has("resolved")
+        && (has("applied") || has("generated") || has("no_generation") || has("no_apply"))
+    {
+        return Some(Kind::Results(ResultsKind::SweBenchResults));
+    } else if has("resolved_ids") || has("unresolved_ids") {
+        return Some(Kind::Results(ResultsKind::RunSummary));
+    } else if has("instance_id") && has("model_patch") {
+        // A one-line `all_preds.jsonl`.
+        return Some(Kind::Results(ResultsKind::Predictions));
+    } else {
+        return None;
+    };
+    Some(Kind::Trajectories(format))
+}
+
+/// `{instance_id: {...}}` maps: harness reports carry `resolved`, predictions `model_patch`.
+fn classify_keyed_results(value: &Value) -> Option<Kind> {
+    let first = value.as_object()?.values().next()?;
+    if first.get("resolved").is_some_and(Value::is_boolean) {
+        Some(Kind::Results(ResultsKind::HarnessReport))
+    } else if first.get("model_patch").is_some() {
+        Some(Kind::Results(ResultsKind::Predictions))
+    } else {
+        None
+    }
+}
+
+fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
+    let items: Vec<Value> =
+        serde_json::from_slice(body).map_err(|err| LoadError::json(path, &err, 0))?;
+    let objects: Vec<&serde_json::Map<String, Value>> =
+        items.iter().filter_map(Value::as_object).take(20).collect();
+    if objects.is_empty() {
+        return Err(LoadError::unrecognized(
+            path,
+            "a JSON array without objects",
+        ));
+    }
+    let any = |pred: &dyn Fn(&serde_json::Map<String, Value>) -> bool| objects.iter().any(|o| pred(o));
+    if any(&|o| (o.contains_key("action") || o.contains_key("observation")) && (o.contains_key("source") || o.contains_key("id"))) {
+        return Ok(Kind::Trajectories(Format::OpenHands));
+    }
+    if any(&|o| o.contains_key("instance_id") && o.contains_key("model_patch")) {
+        return Ok(Kind::Results(ResultsKind::Predictions));
+    }
+    if any(&|o| o.contains_key("role")) {
+        let mini = items.iter().take(4).any(|m| {
+            m.get("content")
+                .and_then(Value::as_str)
+                .is_some_and(|c| c.contains("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT") || c.contains("MINI_SWE_AGENT_FINAL_OUTPUT") || c.contains("mswea_bash_command"))
+        });
+        return Ok(Kind::Trajectories(if mini {
+            Format::MiniSweAgent
+        } else {
+            Format::ChatMessages
+        }));
+    }
+    Err(LoadError::unrecognized(
+        path,
+        "a JSON array of objects that are neither events nor chat messages",
+    ))
+}
+
+/// JSON Lines: decided by the first few lines that parse.
+fn detect_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
+    let lines: Vec<Value> = body
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .take(8)
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect();
+    let has = |v: &Value, k: &str| v.get(k).is_some();
+    for line in &lines {
+        let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
+        if has(line, "payload") && !kind.is_empty() {
+            return Ok(Kind::Trajectories(Format::Codex));
+        }
+        let claude_type = matches!(kind, "user" | "assistant" | "summary" | "system" | "result");
+        if claude_type
+            && (has(line, "message")
+                || has(line, "uuid")
+                || has(line, "sessionId")
+                || has(line, "session_id")
+                || has(line, "leafUuid"))
+        {
+            return Ok(Kind::Trajectories(Format::ClaudeCode));
+        }
+        if has(line, "instance_id") && (has(line, "history") || has(line, "test_result")) {
+            return Ok(Kind::Trajectories(Format::OpenHands));
+        }
+        if has(line, "instance_id") && has(line, "model_patch") {
+            return Ok(Kind::Results(ResultsKind::Predictions));
+        }
+        if has(line, "role") && (has(line, "content") || has(line, "tool_calls")) {
+            return Ok(Kind::Trajectories(Format::ChatMessages));
+        }
+    }
+    let keys = lines
+        .first()
+        .and_then(Value::as_object)
+        .map(|o| o.keys().take(6).cloned().collect::<Vec<_>>().join(", "))
+        .unwrap_or_default();
+    Err(LoadError::unrecognized(
+        path,
+        format!("JSON Lines whose records have keys {keys}"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(text: &str) -> Result<Kind, LoadError> {
+        detect(Path::new("f"), text.as_bytes())
+    }
+
+    #[test]
+    fn json_documents_by_keys() {
+        assert_eq!(
+            kind(r#"{"environment": "x", "trajectory": [], "info": {}}"#).unwrap(),
+            Kind::Trajectories(Format::SweAgent)
+        );
+        assert_eq!(
+            kind(r#"{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}"#).unwrap(),
+            Kind::Trajectories(Format::MiniSweAgent)
+        );
+        assert_eq!(
+            kind(r#"{"instance_id": "a", "history": []}"#).unwrap(),
+            Kind::Trajectories(Format::OpenHands)
+        );
+        assert_eq!(
+            kind("{\"resolved\": [\"a\"], \"applied\": []}").unwrap(),
+            Kind::Results(ResultsKind::SweBenchResults)
+        );
+        assert_eq!(
+            kind(r#"{"a__b-1": {"resolved": true, "patch_exists": true}}"#).unwrap(),
+            Kind::Results(ResultsKind::HarnessReport)
+        );
+        assert_eq!(
+            kind(r#"{"a__b-1": {"model_patch": "", "instance_id": "a__b-1"}}"#).unwrap(),
+            Kind::Results(ResultsKind::Predictions)
+        );
+    }
+
+    #[test]
+    fn json_lines_by_records() {
+        let claude = "{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{}}\n{\"type\":\"assistant\",\"message\":{}}\n";
+        assert_eq!(kind(claude).unwrap(), Kind::Trajectories(Format::ClaudeCode));
+        let codex = "{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{}}\n{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
+        assert_eq!(kind(codex).unwrap(), Kind::Trajectories(Format::Codex));
+        let chat = "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";
+        assert_eq!(kind(chat).unwrap(), Kind::Trajectories(Format::ChatMessages));
+    }
+
+    #[test]
+    fn text_formats() {
+        assert_eq!(
+            kind("\n# aider chat started at 2024-01-01 10:00:00\n").unwrap(),
+            Kind::Trajectories(Format::Aider)
+        );
+        assert_eq!(
+            kind("<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nhi<|eot_id|>").unwrap(),
+            Kind::Trajectories(Format::LlamaPrompt)
+        );
+    }
+
+    #[test]
+    fn bad_input_is_named_not_panicked() {
+        assert!(matches!(kind("   \n"), Err(LoadError::Empty { .. })));
+        let err = kind("{\"trajectory\": [1, 2").unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        let err = detect(Path::new("g"), &[0xff, 0xfe, 0x00, 0x01, 0x80]).unwrap_err();
+        assert!(err.to_string().contains("binary"), "{err}");
+        let err = kind(r#"{"name": "left-pad", "version": "1.0.0"}"#).unwrap_err().to_string();
+        assert!(err.contains("not a trajectory"), "{err}");
+        assert!(err.contains("name, version"), "{err}");
+    }
+}

@@ -1,0 +1,326 @@
+//! mini-swe-agent `.traj.json` (v1 text mode, 1.1+ tool-call mode) and bare message lists.
+//!
+//! `messages[]` is exactly what the model saw, so every step's context is exact: the
+//! messages before it. A step is one model call: an assistant message and the observation
+//! that answered it. In tool-call mode, tool messages are observations and a user message
+//! (a format error) is a model call whose answer was rejected: a step of its own. In text
+//! mode the observation comes back as a user message. The run ends with a `role: "exit"`
+//! message (1.1+) or `info.exit_status` (v1).
+
+use super::json::{Text, content_text, f64_field, lenient, u64_field};
+use super::task::task_from_prompt;
+use super::LoadError;
+use crate::model::{
+    Exactness, Format, Message, Role, Step, StepContext, Trajectory, Usage,
+};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MiniFile {
+    Object {
+        #[serde(default, deserialize_with = "lenient")]
+        messages: Vec<RawMessage>,
+        #[serde(default)]
+        info: Value,
+        #[serde(default)]
+        trajectory_format: Option<String>,
+        #[serde(default)]
+        instance_id: Option<String>,
+    },
+    List(Vec<RawMessage>),
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawMessage {
+    role: Text,
+    content: Value,
+    tool_calls: Value,
+    tool_call_id: Option<String>,
+    extra: Value,
+}
+
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    let file: MiniFile = serde_json::from_slice(bytes).map_err(|err| match serde_json::from_slice::<Value>(bytes) {
+        Err(syntax) => LoadError::json(path, &syntax, 0),
+        Ok(_) => LoadError::invalid(path, format!("not a mini-swe-agent trajectory: {err}")),
+    })?;
+    let mut trajectory = Trajectory::new(path, Format::MiniSweAgent);
+    let (messages, info) = match file {
+        MiniFile::Object {
+            messages,
+            info,
+            trajectory_format,
+            instance_id,
+        } => {
+            trajectory.format_detail = trajectory_format
+                .map(|f| f.trim_start_matches("mini-swe-agent-").to_string())
+                .or_else(|| Some("1".into()));
+            if let Some(id) = instance_id.filter(|id| !id.is_empty()) {
+                trajectory.instance_id = id;
+            }
+            (messages, info)
+        }
+        MiniFile::List(messages) => {
+            trajectory.format_detail = Some("message list".into());
+            (messages, Value::Null)
+        }
+    };
+    if messages.is_empty() {
+        return Err(LoadError::invalid(path, "mini-swe-agent trajectory without messages"));
+    }
+    read_info(&mut trajectory, &info);
+
+    let mut step: Option<Step> = None;
+    let mut tool_mode_step = false;
+    let mut ids = Vec::with_capacity(messages.len());
+    let mut seen_task = false;
+    for raw in &messages {
+        let role = raw.role.0.as_str();
+        if role == "exit" {
+            read_exit(&mut trajectory, raw);
+            continue;
+        }
+        let message = to_message(raw);
+        let context = StepContext {
+            exactness: Exactness::Exact,
+            messages: ids.clone(),
+        };
+        match message.role {
+            Role::Assistant => {
+                finish(&mut trajectory, step.take());
+                tool_mode_step = !message.tool_calls.is_empty();
+                step = Some(step_from_answer(raw, &message, context));
+            }
+            Role::Tool => match step.as_mut() {
+                Some(s) => add_observation(s, &message.content),
+                None => trajectory.warnings.push("a tool message before any answer".into()),
+            },
+            Role::User if !seen_task => {
+                seen_task = true;
+                trajectory.task = Some(task_from_prompt(&message.content));
+            }
+            Role::User => {
+                let answers_text_step = step.as_ref().is_some_and(|s| !tool_mode_step && s.observation.is_empty());
+                match step.as_mut() {
+                    Some(s) if answers_text_step => add_observation(s, &message.content),
+                    _ => {
+                        // A model call whose answer was rejected (format error, timeout…):
+                        // mini-swe-agent logs only the message that sent it back.
+                        finish(&mut trajectory, step.take());
+                        tool_mode_step = false;
+                        let mut rejected = Step {
+                            observation: message.content.clone(),
+                            failed: true,
+                            context: Some(context),
+                            ..Step::default()
+                        };
+                        if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str) {
+                            rejected.tool = Some(format!("({kind})"));
+                        }
+                        trajectory.steps.push(rejected);
+                    }
+                }
+            }
+            Role::System => {}
+        }
+        ids.push(trajectory.push_message(message));
+    }
+    finish(&mut trajectory, step.take());
+    trajectory.model = info
+        .pointer("/config/model/model_name")
+        .and_then(Value::as_str)
+        .map(String::from);
+    Ok(vec![trajectory])
+}
+
+fn finish(trajectory: &mut Trajectory, step: Option<Step>) {
+    if let Some(step) = step {
+        trajectory.steps.push(step);
+    }
+}
+
+fn add_observation(step: &mut Step, text: &str) {
+    if step.exit_code.is_none() {
+        step.exit_code = return_code(text);
+    }
+    if !step.observation.is_empty() {
+        step.observation.push('\n');
+    }
+    step.observation.push_str(text);
+}
+
+/// `<returncode>1</returncode>` at the top of mini-swe-agent observations.
+fn return_code(text: &str) -> Option<i64> {
+    let start = text.find("<returncode>")? + "<returncode>".len();
+    let end = start + text[start..].find("</returncode>")?;
+    text[start..end].trim().parse().ok()
+}
+
+fn step_from_answer(raw: &RawMessage, message: &Message, context: StepContext) -> Step {
+    let mut step = Step {
+        response: message.content.clone(),
+        tool_calls: message.tool_calls.clone(),
+        context: Some(context),
+        timestamp: raw.extra.get("timestamp").map(super::json::to_text),
+        usage: usage(&raw.extra),
+        ..Step::default()
+    };
+    if step.tool_calls.is_empty() {
+        let (thought, command) = split_text_answer(&message.content);
+        step.thought = thought;
+        step.tool = command.as_ref().map(|_| "bash".to_string());
+        step.action = command.unwrap_or_default();
+    } else {
+        step.thought = message.content.trim().to_string();
+        step.tool = step.tool_calls.first().map(|c| c.name.clone());
+        step.action = step
+            .tool_calls
+            .iter()
+            .map(|c| c.argument("command").unwrap_or_else(|| c.arguments.clone()))
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    step
+}
+
+/// Text mode: "THOUGHT: … ```bash\ncmd\n```". The command is the first fenced block.
+fn split_text_answer(content: &str) -> (String, Option<String>) {
+    let Some(open) = content.find("```") else {
+        return (strip_thought_label(content), None);
+    };
+    let after_fence = &content[open + 3..];
+    let body_start = after_fence.find('\n').map_or(after_fence.len(), |i| i + 1);
+    let body = &after_fence[body_start..];
+    let Some(close) = body.find("```") else {
+        return (strip_thought_label(content), None);
+    };
+    let command = body[..close].trim_end_matches('\n').to_string();
+    (strip_thought_label(&content[..open]), Some(command))
+}
+
+fn strip_thought_label(text: &str) -> String {
+    let text = text.trim();
+    text.strip_prefix("THOUGHT:").unwrap_or(text).trim().to_string()
+}
+
+fn usage(extra: &Value) -> Usage {
+    let usage = extra.pointer("/response/usage").unwrap_or(&Value::Null);
+    Usage {
+        cost: f64_field(extra, "cost"),
+        tokens_in: u64_field(usage, "prompt_tokens").or_else(|| u64_field(usage, "input_tokens")),
+        tokens_out: u64_field(usage, "completion_tokens")
+            .or_else(|| u64_field(usage, "output_tokens")),
+        api_calls: None,
+    }
+}
+
+fn to_message(raw: &RawMessage) -> Message {
+    let role = Role::parse(&raw.role.0).unwrap_or(Role::User);
+    let mut message = Message::new(role, content_text(&raw.content));
+    message.tool_calls = super::swe_agent::tool_calls(&raw.tool_calls);
+    message.tool_call_id = raw.tool_call_id.clone();
+    message
+}
+
+fn read_info(trajectory: &mut Trajectory, info: &Value) {
+    trajectory.exit_status = info
+        .get("exit_status")
+        .and_then(Value::as_str)
+        .map(String::from);
+    trajectory.submission = info
+        .get("submission")
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .map(String::from);
+    if let Some(stats) = info.get("model_stats") {
+        trajectory.usage.cost = f64_field(stats, "instance_cost");
+        trajectory.usage.api_calls = u64_field(stats, "api_calls");
+    }
+}
+
+fn read_exit(trajectory: &mut Trajectory, raw: &RawMessage) {
+    if let Some(status) = raw.extra.get("exit_status").and_then(Value::as_str) {
+        trajectory.exit_status = Some(status.to_string());
+    }
+    let submission = raw
+        .extra
+        .get("submission")
+        .and_then(Value::as_str)
+        .map(String::from)
+        .unwrap_or_else(|| content_text(&raw.content));
+    if trajectory.submission.is_none() && !submission.trim().is_empty() {
+        trajectory.submission = Some(submission);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn load(value: Value) -> Trajectory {
+        let bytes = serde_json::to_vec(&value).unwrap();
+        let mut t = parse(Path::new("d/x__y-1.traj.json"), &bytes).unwrap().remove(0);
+        t.number_steps();
+        t
+    }
+
+    #[test]
+    fn tool_call_mode_with_format_errors_and_exit() {
+        let t = load(json!({
+            "info": {"model_stats": {"instance_cost": 0.1, "api_calls": 3},
+                     "config": {"model": {"model_name": "openai/gpt-5-mini"}}},
+            "messages": [
+                {"role": "system", "content": "sys"},
+                {"role": "user", "content": "<pr_description>\nConsider the following PR description:\nFix it\n</pr_description>"},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\":\"ls\"}"}}],
+                 "extra": {"cost": 0.01, "timestamp": 1.5, "response": {"usage": {"prompt_tokens": 100, "completion_tokens": 5}}}},
+                {"role": "tool", "tool_call_id": "c1", "content": "<returncode>2</returncode>\n<output>\nls: cannot access\n</output>"},
+                {"role": "user", "content": "No tool calls found", "extra": {"interrupt_type": "FormatError"}},
+                {"role": "exit", "content": "diff --git a/x b/x", "extra": {"exit_status": "Submitted", "submission": "diff --git a/x b/x"}}
+            ],
+            "trajectory_format": "mini-swe-agent-1.1",
+            "instance_id": "x__y-1"
+        }));
+        assert_eq!(t.format_detail.as_deref(), Some("1.1"));
+        assert_eq!(t.model.as_deref(), Some("openai/gpt-5-mini"));
+        assert_eq!(t.task.as_deref(), Some("Fix it"));
+        assert_eq!(t.steps.len(), 2);
+        let s1 = &t.steps[0];
+        assert_eq!(s1.action, "ls");
+        assert_eq!(s1.tool.as_deref(), Some("bash"));
+        assert_eq!(s1.exit_code, Some(2));
+        assert_eq!(s1.usage.tokens_in, Some(100));
+        let ctx = s1.context_messages(&t.messages);
+        assert_eq!(ctx.len(), 2);
+        assert_eq!(t.steps[1].tool.as_deref(), Some("(FormatError)"));
+        assert_eq!(t.steps[1].context_messages(&t.messages).len(), 4);
+        assert_eq!(t.exit_status.as_deref(), Some("Submitted"));
+        assert_eq!(t.submission.as_deref(), Some("diff --git a/x b/x"));
+        assert_eq!(t.total_usage().tokens_in, Some(100));
+        assert_eq!(t.total_usage().cost, Some(0.1));
+    }
+
+    #[test]
+    fn text_mode_bare_list() {
+        let t = load(json!([
+            {"role": "system", "content": "sys"},
+            {"role": "user", "content": "Please solve this issue: Blah"},
+            {"role": "assistant", "content": "THOUGHT: look\n\n```mswea_bash_command\necho 'hello world'\n```"},
+            {"role": "user", "content": "<returncode>0</returncode>\n<output>\nhello world\n</output>"},
+            {"role": "assistant", "content": "Done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"},
+            {"role": "user", "content": ""}
+        ]));
+        assert_eq!(t.format_detail.as_deref(), Some("message list"));
+        assert_eq!(t.steps.len(), 2);
+        assert_eq!(t.steps[0].thought, "look");
+        assert_eq!(t.steps[0].action, "echo 'hello world'");
+        assert_eq!(t.steps[0].exit_code, Some(0));
+        assert!(t.steps[0].observation.contains("hello world"));
+        assert_eq!(t.steps[1].action, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT");
+    }
+}

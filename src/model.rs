@@ -1,0 +1,22 @@
+//! The normalized trajectory model: what every loader produces and every other layer reads.
+//!
+//! Pure data. No I/O, no terminal, no async: `formats` fills it, `metrics`, `diff`, `tui`,
+//! `replay` and `cli` read it. Step numbers are 1-based everywhere a user can see them
+//! (`Step::index`, `--step N`, JSON `step` keys), because that is how agent builders count
+//! ("re-run from step k").
+
+mod format;
+mod message;
+mod run;
+mod step;
+mod summary;
+mod trajectory;
+mod usage;
+
+pub use format::Format;
+pub use message::{Message, Role, ToolCall};
+pub use run::{EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model};
+pub use step::{Exactness, Step, StepContext};
+pub use summary::TrajectorySummary;
+pub use trajectory::{ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path};
+pub use usage::Usage;

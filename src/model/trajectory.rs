@@ -1,0 +1,215 @@
+//! A whole trajectory: one agent's attempt at one task.
+
+use super::{Format, Message, Step, Usage};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Where a fork came from: the trajectory and step it was re-run from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForkOrigin {
+    pub parent: PathBuf,
+    /// 1-based step of the parent the fork re-ran from.
+    pub step: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Sampling settings and limits, as sent.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub settings: serde_json::Value,
+}
+
+/// One agent's attempt at one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trajectory {
+    /// The file it was read from.
+    pub source: PathBuf,
+    /// Where in the file, when a file holds several (the line of an `output.jsonl`, the
+    /// sample of an Inspect log, the session of an Aider history): 0-based.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_index: Option<usize>,
+    pub format: Format,
+    /// The format's version or dialect, e.g. `1.1`, `v2 tool-calls`, `0.x`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format_detail: Option<String>,
+    /// The task's id (SWE-bench instance id); the file stem when the log does not say.
+    pub instance_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The task as given to the agent (the issue text), when it can be found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    pub steps: Vec<Step>,
+    /// The conversation as logged. Step contexts index into this pool.
+    #[serde(default)]
+    pub messages: Vec<Message>,
+    /// How the run ended (`submitted`, `exit_cost`, `LimitsExceeded`, …), as the log says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_status: Option<String>,
+    /// The final patch the agent submitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub submission: Option<String>,
+    #[serde(default)]
+    pub usage: Usage,
+    /// Whether the task was solved, from eval results joined by instance id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<bool>,
+    /// Things the loader noticed but could read around (a step without observation, an
+    /// unknown record type): shown, never fatal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<ForkOrigin>,
+}
+
+impl Trajectory {
+    /// An empty trajectory of `format` read from `source`, named after the file.
+    pub fn new(source: impl Into<PathBuf>, format: Format) -> Trajectory {
+        let source = source.into();
+        let instance_id = instance_id_from_path(&source);
+        Trajectory {
+            source,
+            source_index: None,
+            format,
+            format_detail: None,
+            instance_id,
+            agent: None,
+            model: None,
+            task: None,
+            steps: Vec::new(),
+            messages: Vec::new(),
+            exit_status: None,
+            submission: None,
+            usage: Usage::default(),
+            resolved: None,
+            warnings: Vec::new(),
+            fork: None,
+        }
+    }
+
+    /// The step numbered `index` (1-based).
+    pub fn step(&self, index: usize) -> Option<&Step> {
+        index.checked_sub(1).and_then(|i| self.steps.get(i))
+    }
+
+    /// Number of lines in the submitted patch (0 when nothing was submitted).
+    pub fn patch_lines(&self) -> usize {
+        self.submission.as_deref().map_or(0, count_patch_lines)
+    }
+
+    /// Steps whose observation reads like an error.
+    pub fn error_steps(&self) -> usize {
+        self.steps.iter().filter(|s| s.is_error()).count()
+    }
+
+    /// Token and cost totals: the trajectory's own when the log gives them, else the sum of
+    /// its steps.
+    pub fn total_usage(&self) -> Usage {
+        let mut from_steps = Usage::default();
+        for step in &self.steps {
+            from_steps.add(&step.usage);
+        }
+        self.usage.or(from_steps)
+    }
+
+    /// Distinct agents in step order (CodeR's Manager, Reproducer, …); empty for one agent.
+    pub fn agents(&self) -> Vec<&str> {
+        let mut seen: Vec<&str> = Vec::new();
+        for agent in self.steps.iter().filter_map(|s| s.agent.as_deref()) {
+            if !seen.contains(&agent) {
+                seen.push(agent);
+            }
+        }
+        if seen.len() > 1 { seen } else { Vec::new() }
+    }
+
+    /// Renumbers steps 1..=n in order; loaders call this once at the end.
+    pub fn number_steps(&mut self) {
+        for (i, step) in self.steps.iter_mut().enumerate() {
+            step.index = i + 1;
+        }
+    }
+
+    /// Adds `message` to the pool and returns its index for a step context.
+    pub fn push_message(&mut self, message: Message) -> u32 {
+        self.messages.push(message);
+        u32::try_from(self.messages.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    /// A name that tells trajectories of one file apart: `path` or `path#3`.
+    pub fn display_source(&self) -> String {
+        match self.source_index {
+            Some(i) => format!("{}#{}", self.source.display(), i + 1),
+            None => self.source.display().to_string(),
+        }
+    }
+}
+
+/// Non-blank lines of a patch.
+pub fn count_patch_lines(patch: &str) -> usize {
+    patch.lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+/// The instance id a file name implies: `django__django-11133.traj` → `django__django-11133`.
+pub fn instance_id_from_path(path: &std::path::Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for suffix in [
+        ".traj.json",
+        ".traj",
+        ".aider.chat.history.md",
+        ".jsonl",
+        ".json",
+        ".eval",
+        ".md",
+        ".txt",
+    ] {
+        if let Some(stem) = name.strip_suffix(suffix) {
+            return stem.to_string();
+        }
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn instance_ids_from_file_names() {
+        assert_eq!(
+            instance_id_from_path(Path::new("a/django__django-11133.traj")),
+            "django__django-11133"
+        );
+        assert_eq!(
+            instance_id_from_path(Path::new("x/psf__requests-1142.traj.json")),
+            "psf__requests-1142"
+        );
+        assert_eq!(instance_id_from_path(Path::new("session")), "session");
+    }
+
+    #[test]
+    fn steps_are_one_based() {
+        let mut t = Trajectory::new("t.traj", Format::SweAgent);
+        t.steps.push(Step::default());
+        t.steps.push(Step::default());
+        t.number_steps();
+        assert_eq!(t.step(1).map(|s| s.index), Some(1));
+        assert_eq!(t.step(2).map(|s| s.index), Some(2));
+        assert!(t.step(0).is_none());
+        assert!(t.step(3).is_none());
+    }
+
+    #[test]
+    fn patch_lines_ignore_blank_lines() {
+        let mut t = Trajectory::new("t.traj", Format::SweAgent);
+        assert_eq!(t.patch_lines(), 0);
+        t.submission = Some("\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n".into());
+        assert_eq!(t.patch_lines(), 6);
+    }
+}

@@ -1,0 +1,79 @@
+//! Money and tokens spent, per step or per trajectory, when the log records them.
+
+use serde::{Deserialize, Serialize};
+
+/// Cost and token counts. Every field is optional: most logs record only some of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Cost in US dollars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
+    /// Tokens sent to the model (prompt / input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_in: Option<u64>,
+    /// Tokens received from the model (completion / output).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_out: Option<u64>,
+    /// Number of model calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_calls: Option<u64>,
+}
+
+impl Usage {
+    /// True when nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.cost.is_none()
+            && self.tokens_in.is_none()
+            && self.tokens_out.is_none()
+            && self.api_calls.is_none()
+    }
+
+    /// Adds `other` into `self`; a field stays unknown only if both sides are unknown.
+    pub fn add(&mut self, other: &Usage) {
+        fn sum<T: std::ops::Add<Output = T> + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a + b),
+                (a, None) => a,
+                (None, b) => b,
+            }
+        }
+        self.cost = sum(self.cost, other.cost);
+        self.tokens_in = sum(self.tokens_in, other.tokens_in);
+        self.tokens_out = sum(self.tokens_out, other.tokens_out);
+        self.api_calls = sum(self.api_calls, other.api_calls);
+    }
+
+    /// Fills each unknown field of `self` from `other`.
+    pub fn or(self, other: Usage) -> Usage {
+        Usage {
+            cost: self.cost.or(other.cost),
+            tokens_in: self.tokens_in.or(other.tokens_in),
+            tokens_out: self.tokens_out.or(other.tokens_out),
+            api_calls: self.api_calls.or(other.api_calls),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_keeps_known_fields() {
+        let mut a = Usage {
+            cost: Some(1.0),
+            tokens_in: None,
+            ..Usage::default()
+        };
+        a.add(&Usage {
+            cost: Some(0.5),
+            tokens_in: Some(10),
+            ..Usage::default()
+        });
+        assert_eq!(a.cost, Some(1.5));
+        assert_eq!(a.tokens_in, Some(10));
+        assert_eq!(a.tokens_out, None);
+        assert!(!a.is_empty());
+        assert!(Usage::default().is_empty());
+    }
+}
