@@ -60,10 +60,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 cli.paths
             };
-            ls::run(ls::Args {
-                paths,
-                json: false,
-            })
+            ls::run(ls::Args { paths, json: false })
         }
     }
 }

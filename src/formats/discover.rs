@@ -91,9 +91,8 @@ fn is_candidate(path: &Path, name: &str) -> bool {
             name.ends_with(".aider.chat.history.md")
                 || head(path, 64).is_some_and(|h| h.starts_with(b"# aider chat started at"))
         }
-        "txt" | "log" => head(path, 4096).is_some_and(|h| {
-            memchr::memmem::find(&h, b"<|start_header_id|>").is_some()
-        }),
+        "txt" | "log" => head(path, 4096)
+            .is_some_and(|h| memchr::memmem::find(&h, b"<|start_header_id|>").is_some()),
         _ => false,
     }
 }
@@ -121,7 +120,11 @@ mod tests {
         std::fs::write(root.join("run/a/x.traj"), "{}").unwrap();
         std::fs::write(root.join("run/.git/y.json"), "{}").unwrap();
         std::fs::write(root.join("run/README.md"), "# readme").unwrap();
-        std::fs::write(root.join("run/s.aider.chat.history.md"), "# aider chat started at 1").unwrap();
+        std::fs::write(
+            root.join("run/s.aider.chat.history.md"),
+            "# aider chat started at 1",
+        )
+        .unwrap();
         std::fs::write(root.join("run/chat.md"), "# aider chat started at 2").unwrap();
         std::fs::write(root.join("run/p-prompt.txt"), "<|start_header_id|>system").unwrap();
         std::fs::write(root.join("run/notes.txt"), "hello").unwrap();

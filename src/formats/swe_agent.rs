@@ -6,9 +6,9 @@
 //! model saw at a step is stored exactly in 1.1+ (`query`) and 1.0 (`messages`, which also
 //! holds the step's own answer); for 0.x it is rebuilt from `history`.
 
-use super::json::{Text, content_text, f64_field, lenient, u64_field};
-use super::task::task_from_prompt;
 use super::LoadError;
+use super::json::{Text, content_text, f64_field, u64_field};
+use super::task::task_from_prompt;
 use crate::model::{
     Exactness, Format, Message, Role, Step, StepContext, ToolCall, Trajectory, Usage,
 };
@@ -16,15 +16,24 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
 
+// `Option<Vec<_>>` rather than a lenient `Value` detour: these arrays are most of the file,
+// and decoding them twice (to `Value`, then to structs) costs more than the whole parse.
 #[derive(Deserialize)]
 struct TrajFile {
-    #[serde(default, deserialize_with = "lenient")]
-    trajectory: Vec<RawStep>,
-    #[serde(default, deserialize_with = "lenient")]
-    history: Vec<RawMessage>,
+    #[serde(default)]
+    trajectory: Option<Vec<RawStep>>,
+    #[serde(default)]
+    history: Option<Vec<RawMessage>>,
     #[serde(default)]
     info: Value,
     #[serde(default)]
+    replay_config: Value,
+}
+
+struct File {
+    trajectory: Vec<RawStep>,
+    history: Vec<RawMessage>,
+    info: Value,
     replay_config: Value,
 }
 
@@ -37,10 +46,8 @@ struct RawStep {
     thought: Text,
     execution_time: Option<Value>,
     /// 1.1+: the exact model input of this step.
-    #[serde(deserialize_with = "lenient")]
     query: Option<Vec<RawMessage>>,
     /// 1.0: the history after this step, its own answer and observation included.
-    #[serde(deserialize_with = "lenient")]
     messages: Option<Vec<RawMessage>>,
 }
 
@@ -58,8 +65,14 @@ struct RawMessage {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let file: TrajFile =
+    let raw: TrajFile =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
+    let file = File {
+        trajectory: raw.trajectory.unwrap_or_default(),
+        history: raw.history.unwrap_or_default(),
+        info: raw.info,
+        replay_config: raw.replay_config,
+    };
     if file.trajectory.is_empty() && file.history.is_empty() {
         return Err(LoadError::invalid(
             path,
@@ -126,21 +139,39 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 response: raw.response.0.clone(),
                 duration_s: raw.execution_time.as_ref().and_then(super::json::as_f64),
                 agent: answer.and_then(|m| m.agent.clone()),
-                tool_calls: answer.map(|m| tool_calls(&m.tool_calls)).unwrap_or_default(),
+                tool_calls: answer
+                    .map(|m| tool_calls(&m.tool_calls))
+                    .unwrap_or_default(),
                 ..Step::default()
             };
             step.tool = tool_of(&step);
             step.context = if let Some(query) = &raw.query {
-                Some(intern_context(&mut trajectory, &mut previous_context, query))
+                Some(intern_context(
+                    &mut trajectory,
+                    &mut previous_context,
+                    query,
+                ))
             } else if let Some(messages) = &raw.messages {
                 let input = strip_own_answer(messages);
-                Some(intern_context(&mut trajectory, &mut previous_context, input))
+                Some(intern_context(
+                    &mut trajectory,
+                    &mut previous_context,
+                    input,
+                ))
             } else {
                 let cut = match matched {
                     Some(k) => answers[k],
-                    None => answers.get(next_answer).copied().unwrap_or(history_ids.len()),
+                    None => answers
+                        .get(next_answer)
+                        .copied()
+                        .unwrap_or(history_ids.len()),
                 };
-                Some(history_context(&file.history, &history_ids, cut, step.agent.as_deref()))
+                Some(history_context(
+                    &file.history,
+                    &history_ids,
+                    cut,
+                    step.agent.as_deref(),
+                ))
             };
             trajectory.steps.push(step);
         }
@@ -156,7 +187,11 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 }
 
 fn matched_count(trajectory: &Trajectory) -> usize {
-    trajectory.steps.iter().filter(|s| s.context.is_some()).count()
+    trajectory
+        .steps
+        .iter()
+        .filter(|s| s.context.is_some())
+        .count()
 }
 
 /// The index (into `answers`) of the history answer that produced a step with `action`,
@@ -249,8 +284,16 @@ fn steps_from_history(
             .collect::<Vec<_>>()
             .join("\n");
         let mut step = Step {
-            thought: message.thought.as_ref().map(|t| t.0.clone()).unwrap_or_default(),
-            action: message.action.as_ref().map(|a| a.0.clone()).unwrap_or_default(),
+            thought: message
+                .thought
+                .as_ref()
+                .map(|t| t.0.clone())
+                .unwrap_or_default(),
+            action: message
+                .action
+                .as_ref()
+                .map(|a| a.0.clone())
+                .unwrap_or_default(),
             response: content_text(&message.content),
             observation,
             agent: message.agent.clone(),
@@ -407,8 +450,15 @@ mod tests {
         assert_eq!(t.steps[0].agent.as_deref(), Some("Reproducer"));
         let ctx = t.steps[1].context.as_ref().unwrap();
         assert_eq!(ctx.exactness, Exactness::Reconstructed);
-        let roles: Vec<Role> = t.steps[1].context_messages(&t.messages).iter().map(|m| m.role).collect();
-        assert_eq!(roles, vec![Role::System, Role::User, Role::Assistant, Role::User]);
+        let roles: Vec<Role> = t.steps[1]
+            .context_messages(&t.messages)
+            .iter()
+            .map(|m| m.role)
+            .collect();
+        assert_eq!(
+            roles,
+            vec![Role::System, Role::User, Role::Assistant, Role::User]
+        );
         assert_eq!(t.usage.cost, Some(0.5));
         assert_eq!(t.exit_status.as_deref(), Some("submitted"));
     }
@@ -455,7 +505,9 @@ mod tests {
 
     #[test]
     fn model_stats_as_python_dict_string() {
-        let usage = model_stats(&json!("{'instance_cost': 0.25, 'tokens_sent': 7, 'tokens_received': 3, 'api_calls': 1}"));
+        let usage = model_stats(&json!(
+            "{'instance_cost': 0.25, 'tokens_sent': 7, 'tokens_received': 3, 'api_calls': 1}"
+        ));
         assert_eq!(usage.cost, Some(0.25));
         assert_eq!(usage.tokens_in, Some(7));
     }
