@@ -74,6 +74,16 @@ fn walk(dir: &Path, found: &mut Vec<Candidate>, failures: &mut Vec<LoadFailure>)
     }
 }
 
+/// Whether a file found in a folder walk may be a log (by name, and for Markdown and text by
+/// its first bytes).
+pub fn is_candidate_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    is_candidate(path, &name)
+}
+
 /// Whether a file found in a folder walk may be a log. JSON of any kind is a candidate (and
 /// reported when it is not a trajectory); Markdown and text only when they look like the
 /// Aider and Llama formats, so that a repository's README is not reported as a bad log.
