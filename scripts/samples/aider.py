@@ -130,8 +130,9 @@ def history():
         s.write(footer)
         s.write(s.apply("value = value // right", BROKEN, "fix: Use true division in evaluator"))
         report = lint(ws)
+        # The lint report goes back to the model as the next message; aider logs it only as
+        # its own output, not as a `####` user line.
         s.write(">  \n" + quoted(report) + quoted("Attempt to fix lint errors? (Y)es/(N)o [Yes]: y") + "\n")
-        s.write(user(report))
         footer = s.reply(
             "`raise` is a statement and can't be used inside a conditional expression. Python's `/` already raises "
             "`ZeroDivisionError` for a zero divisor, so plain true division is all we need:\n\n"

@@ -88,11 +88,11 @@ def rollout(instance_id="tinycalc__tinycalc-1"):
             emit("response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": summary}], "content": None, "encrypted_content": "gAAAAA" + ident("", f"{session_id}-enc-{n}", 40)}, 2.1)
             emit("event_msg", {"type": "agent_reasoning", "text": summary}, 0.01)
             if tool == "shell":
-                arguments = json.dumps({"command": ["bash", "-lc", argument], "workdir": ROOT})
+                arguments = json.dumps({"command": ["bash", "-lc", argument], "workdir": ROOT}, separators=(",", ":"))
                 emit("response_item", {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": call_id}, 0.3)
                 code, output = ws.bash(argument)
                 result = {"output": output, "metadata": {"exit_code": code, "duration_seconds": round(0.02 + n * 0.011, 3)}}
-                emit("response_item", {"type": "function_call_output", "call_id": call_id, "output": json.dumps(result)}, 0.4)
+                emit("response_item", {"type": "function_call_output", "call_id": call_id, "output": json.dumps(result, separators=(",", ":"))}, 0.4)
                 observation = output
                 call_text = arguments
             else:
@@ -102,7 +102,7 @@ def rollout(instance_id="tinycalc__tinycalc-1"):
                 emit("response_item", {"type": "custom_tool_call", "status": "completed", "call_id": call_id, "name": "apply_patch", "input": patch}, 0.3)
                 observation = "Success. Updated the following files:\nM tinycalc/evaluator.py\n"
                 result = {"output": observation, "metadata": {"exit_code": 0, "duration_seconds": 0.0}}
-                emit("response_item", {"type": "custom_tool_call_output", "call_id": call_id, "output": json.dumps(result)}, 0.1)
+                emit("response_item", {"type": "custom_tool_call_output", "call_id": call_id, "output": json.dumps(result, separators=(",", ":"))}, 0.1)
                 call_text = patch
             last_in = context
             last_out = tokens(summary, call_text)

@@ -141,7 +141,7 @@ def run_sample(instance_id, steps, epoch_start):
                 "content": thought,
                 "source": "generate",
                 "role": "assistant",
-                "tool_calls": [{"id": call_id, "function": function, "arguments": arguments, "type": "function"}],
+                "tool_calls": [{"id": call_id, "function": function, "arguments": arguments}],
                 "model": MODEL_VERSION,
             }
             clock.tick(2.5)

@@ -351,7 +351,7 @@ def record_tool_call_mode(instance_id="tinycalc__tinycalc-2"):
                 )
                 continue
             call_id = ident("call_", f"{instance_id}-{n}")
-            arguments = json.dumps({"command": command})
+            arguments = json.dumps({"command": command}, separators=(",", ":"))
             completion = tokens(thought, arguments)
             call_cost = round(prompt * 0.25e-6 + completion * 2e-6, 7)
             cost += call_cost
