@@ -89,7 +89,7 @@ fn the_recorded_commands_print_the_recorded_observations_in_a_fresh_copy() {
     let repo = scratch.path().join("tinycalc");
     copy_tree(&samples().join("repo"), &repo);
     for args in [
-        &["init", "-q", "-b", "main"][..],
+        &["-c", "init.defaultBranch=main", "init", "-q"][..],
         &["add", "-A"],
         &["commit", "-q", "-m", "tinycalc 0.1.0"],
     ] {

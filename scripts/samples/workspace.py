@@ -47,7 +47,7 @@ def prepare(target):
     shutil.copytree(REPO, target, ignore=shutil.ignore_patterns("__pycache__"))
     env = environment(os.path.dirname(os.path.abspath(target)))
     for command in (
-        ["git", "init", "-q", "-b", "main"],
+        ["git", "-c", "init.defaultBranch=main", "init", "-q"],
         ["git", "add", "-A"],
         ["git", "commit", "-q", "-m", "tinycalc 0.1.0"],
     ):
