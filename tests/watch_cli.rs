@@ -42,10 +42,10 @@ fn watch_prints_each_rewritten_step_once() {
     std::thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            if let Ok(value) = serde_json::from_str(&line) {
-                if tx.send((Instant::now(), value)).is_err() {
-                    break;
-                }
+            if let Ok(value) = serde_json::from_str(&line)
+                && tx.send((Instant::now(), value)).is_err()
+            {
+                break;
             }
         }
     });

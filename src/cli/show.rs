@@ -88,10 +88,10 @@ fn split_index(file: &Path) -> (PathBuf, Option<usize>) {
         return (file.to_path_buf(), None);
     }
     let text = file.to_string_lossy();
-    if let Some((path, index)) = text.rsplit_once('#') {
-        if let Ok(index) = index.parse() {
-            return (PathBuf::from(path), Some(index));
-        }
+    if let Some((path, index)) = text.rsplit_once('#')
+        && let Ok(index) = index.parse()
+    {
+        return (PathBuf::from(path), Some(index));
     }
     (file.to_path_buf(), None)
 }
