@@ -100,7 +100,43 @@ fn coder_swe_agent_reconstruction_agrees_with_submissions() {
     );
     eprintln!("coder-swebench-lite: {t:?}");
     assert!(t.trajectories > 50);
-    assert!(t.agrees > t.differs + t.unknown, "{t:?}");
+    // Every file whose edits the log shows must add up to what was submitted.
+    assert_eq!(t.differs, 0, "{t:?}");
+    assert!(t.agrees * 10 >= (t.agrees + t.unknown) * 9, "{t:?}");
+    assert_eq!(t.uninterpreted, 0, "{t:?}");
+}
+
+#[test]
+fn coder_django_11133_response_py_agrees_after_three_rewrites() {
+    let Some(path) = corpus::corpus("coder-swebench-lite/trajs/django__django-11133.traj") else {
+        return;
+    };
+    let traj = load(&path);
+    let r = Reconstruction::of(&traj);
+    // Steps 16, 23 and 27 rewrite `make_bytes` (indented, dedented, re-indented).
+    let edited: Vec<usize> = r
+        .editing_steps()
+        .into_iter()
+        .filter(|&k| {
+            r.step_edits(k)
+                .iter()
+                .any(|e| e.path.as_deref() == Some("django/http/response.py"))
+        })
+        .collect();
+    assert_eq!(edited, vec![16, 23, 27]);
+    let check = check_submission(&traj, &r).unwrap();
+    let f = check
+        .files
+        .iter()
+        .find(|f| f.path == "django/http/response.py")
+        .unwrap();
+    assert_eq!(f.agreement, Agreement::Agrees);
+    let reproduce = check
+        .files
+        .iter()
+        .find(|f| f.path == "reproduce.py")
+        .unwrap();
+    assert_eq!(reproduce.agreement, Agreement::NotSubmitted);
 }
 
 #[test]
@@ -114,4 +150,7 @@ fn mini_swe_agent_reconstruction_never_contradicts_what_it_saw() {
     );
     eprintln!("gpt-5-mini: {t:?}");
     assert!(t.trajectories > 10);
+    // Scripts that rewrite files make many files unknown, but never a wrong verdict.
+    assert_eq!(t.differs, 0, "{t:?}");
+    assert!(t.agrees > 0, "{t:?}");
 }

@@ -2,8 +2,9 @@
 //! by step, where they first diverge, their actions and observations side by side there,
 //! their final patches, and (with a SWE-bench dataset) the gold patch and localization.
 
-use super::render::{Style, clip, file_diff, rule};
+use super::render::{Style, clip, emit, file_diff, rule};
 use super::show::open;
+use crate::{put, say};
 use anyhow::{Context as _, Result};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -95,28 +96,32 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         None => None,
     };
+    let mut out = String::new();
     if args.json {
-        let out = Out {
+        let report = Out {
             a: side(&a),
             b: side(&b),
             comparison: &comparison,
             gold,
         };
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(ExitCode::SUCCESS);
+        say!(out, "{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_text(
+            &mut out,
+            &a,
+            &b,
+            &comparison,
+            gold.as_ref(),
+            args.all,
+            args.dataset.is_some(),
+        );
     }
-    print_text(
-        &a,
-        &b,
-        &comparison,
-        gold.as_ref(),
-        args.all,
-        args.dataset.is_some(),
-    );
+    emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_text(
+    out: &mut String,
     a: &Trajectory,
     b: &Trajectory,
     c: &RunComparison,
@@ -126,7 +131,8 @@ fn print_text(
 ) {
     let style = Style::detect();
     for (name, t) in [("A", a), ("B", b)] {
-        println!(
+        say!(
+            out,
             "{name}: {} ({}, {} steps, exit {}{})",
             t.display_source(),
             t.format,
@@ -139,7 +145,8 @@ fn print_text(
         );
     }
     if a.instance_id != b.instance_id {
-        println!(
+        say!(
+            out,
             "{}",
             style.warn(&format!(
                 "note: different instances ({} / {})",
@@ -148,15 +155,17 @@ fn print_text(
         );
     }
     match (c.first_divergence, c.first_divergence_b) {
-        (None, _) => println!("\nThe runs take the same {} steps.", c.a_steps),
-        (Some(da), Some(db)) => println!(
+        (None, _) => say!(out, "\nThe runs take the same {} steps.", c.a_steps),
+        (Some(da), Some(db)) => say!(
+            out,
             "\n{} steps aligned, {} the same. First divergence: A step {da}, B step {db}.",
             c.pairs.len(),
             c.same_steps
         ),
-        (Some(da), None) => println!("\nFirst divergence: A step {da}."),
+        (Some(da), None) => say!(out, "\nFirst divergence: A step {da}."),
     }
-    println!(
+    say!(
+        out,
         "\n{}",
         rule(
             "Alignment (= same action, ~ similar, < only A, > only B)",
@@ -170,7 +179,8 @@ fn print_text(
         first_column.saturating_sub(3)..(first_column + 12).min(c.pairs.len())
     };
     if window.start > 0 {
-        println!(
+        say!(
+            out,
             "  {}",
             style.dim(&format!("… {} identical steps", window.start))
         );
@@ -195,10 +205,11 @@ fn print_text(
             _ => '>',
         };
         let line = format!("  {:<W$} {mark} {}", cell(a, pair.a), cell(b, pair.b));
-        println!("{}", if pair.same { line } else { style.warn(&line) });
+        say!(out, "{}", if pair.same { line } else { style.warn(&line) });
     }
     if window.end < c.pairs.len() {
-        println!(
+        say!(
+            out,
             "  {}",
             style.dim(&format!(
                 "… {} more aligned steps (--all shows them)",
@@ -207,19 +218,21 @@ fn print_text(
         );
     }
     if let (Some(da), Some(db)) = (c.first_divergence, c.first_divergence_b) {
-        println!(
+        say!(
+            out,
             "\n{}",
             rule(
                 &format!("At the first divergence: A step {da} | B step {db}"),
                 style
             )
         );
-        side_by_side(a.step(da), b.step(db), style);
+        side_by_side(out, a.step(da), b.step(db), style);
     }
-    println!("\n{}", rule("Final patches", style));
+    say!(out, "\n{}", rule("Final patches", style));
     for (name, t, patch) in [("A", a, &c.patch_a), ("B", b, &c.patch_b)] {
         let files: Vec<&str> = patch.iter().map(|f| f.path.as_str()).collect();
-        println!(
+        say!(
+            out,
             "  {name}: {}",
             if files.is_empty() {
                 "no submission".to_string()
@@ -229,23 +242,29 @@ fn print_text(
         );
         let _ = t;
     }
-    println!("  same files: {}", if c.same_files { "yes" } else { "no" });
+    say!(
+        out,
+        "  same files: {}",
+        if c.same_files { "yes" } else { "no" }
+    );
     for (name, patch) in [("A", &c.patch_a), ("B", &c.patch_b)] {
-        println!("\n  {}", style.bold(&format!("{name}'s submission")));
+        say!(out, "\n  {}", style.bold(&format!("{name}'s submission")));
         for f in patch.iter() {
-            print!("{}", file_diff(f, style, "  "));
+            put!(out, "{}", file_diff(f, style, "  "));
         }
     }
     if let Some(g) = gold {
-        println!(
+        say!(
+            out,
             "\n{}",
             rule(&format!("Gold patch ({})", g.instance_id), style)
         );
         for f in &g.patch {
-            print!("{}", file_diff(f, style, "  "));
+            put!(out, "{}", file_diff(f, style, "  "));
         }
         for (name, l) in [("A", &g.localization_a), ("B", &g.localization_b)] {
-            println!(
+            say!(
+                out,
                 "  {name} edited {} of {} gold files ({}); precision {:.2}, recall {:.2}",
                 l.hit_files.len(),
                 l.gold_files.len(),
@@ -261,14 +280,15 @@ fn print_text(
             );
         }
     } else if asked_gold {
-        println!(
+        say!(
+            out,
             "\n{}",
             style.warn("The dataset has no gold patch for this instance.")
         );
     }
 }
 
-fn side_by_side(a: Option<&Step>, b: Option<&Step>, style: Style) {
+fn side_by_side(out: &mut String, a: Option<&Step>, b: Option<&Step>, style: Style) {
     const W: usize = 60;
     let block = |s: Option<&Step>| -> Vec<String> {
         let Some(s) = s else {
@@ -286,7 +306,8 @@ fn side_by_side(a: Option<&Step>, b: Option<&Step>, style: Style) {
         let r = right.get(k).map_or("", String::as_str);
         let pad = W.saturating_sub(l.chars().count());
         let line = format!("  {l}{} │ {r}", " ".repeat(pad));
-        println!(
+        say!(
+            out,
             "{}",
             if l.starts_with("ACTION") || l.starts_with("OBSERVATION") {
                 style.bold(&line)

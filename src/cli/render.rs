@@ -1,4 +1,5 @@
-//! Structured diffs → coloured (or plain) unified-diff text for the terminal.
+//! Structured diffs → coloured (or plain) unified-diff text for the terminal, and the
+//! buffered output the diff commands print through.
 
 use std::fmt::Write as _;
 use trajscope::diff::{DiffLine, FileChange, FileDiff, LineKind};
@@ -148,4 +149,38 @@ pub fn clip(text: &str, max_lines: usize, width: usize) -> Vec<String> {
         lines.push(format!("… {} more lines", total - max_lines));
     }
     lines
+}
+
+/// `say!(out, "…", args)`: a line into the report buffer.
+#[macro_export]
+macro_rules! say {
+    ($out:expr) => {
+        $out.push('\n')
+    };
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// `put!(out, "…", args)`: text without a line end into the report buffer.
+#[macro_export]
+macro_rules! put {
+    ($out:expr, $($arg:tt)*) => {{
+        use std::fmt::Write as _;
+        let _ = write!($out, $($arg)*);
+    }};
+}
+
+/// Writes the report to stdout; a reader that went away (`| head`) is not an error.
+pub fn emit(text: &str) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
 }

@@ -1,7 +1,8 @@
 //! `trajscope show FILE --diff [--step N]`: per-step file edits, the working tree, the
 //! cumulative change, the submission check, the context diff and repeated commands.
 
-use super::render::{Style, file_diff, labelled_diff, rule};
+use super::render::{Style, emit, file_diff, labelled_diff, rule};
+use crate::{put, say};
 use anyhow::Result;
 use serde::Serialize;
 use trajscope::diff::{
@@ -32,6 +33,13 @@ struct DiffJson<'a> {
 }
 
 pub fn run(t: &Trajectory, step: Option<usize>, json: bool) -> Result<()> {
+    let mut out = String::new();
+    render(&mut out, t, step, json)?;
+    emit(&out)
+}
+
+/// The whole report as text (or JSON), so that a closed pipe cannot cut a line in half.
+fn render(out: &mut String, t: &Trajectory, step: Option<usize>, json: bool) -> Result<()> {
     let r = Reconstruction::of(t);
     let repeated = repeated_commands(t);
     let last = step.unwrap_or(t.steps.len());
@@ -45,7 +53,7 @@ pub fn run(t: &Trajectory, step: Option<usize>, json: bool) -> Result<()> {
         None
     };
     if json {
-        let out = DiffJson {
+        let report = DiffJson {
             steps: shown
                 .iter()
                 .map(|&k| StepJson {
@@ -59,51 +67,58 @@ pub fn run(t: &Trajectory, step: Option<usize>, json: bool) -> Result<()> {
             cumulative: r.cumulative_at(last),
             submission,
         };
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        say!(out, "{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
     let style = Style::detect();
-    println!("{} — file edits", t.display_source());
+    say!(out, "{} — file edits", t.display_source());
     if step.is_none() {
         let list = shown
             .iter()
             .map(|k| k.to_string())
             .collect::<Vec<_>>()
             .join(", ");
-        println!(
+        say!(
+            out,
             "  steps that edit files: {}",
             if list.is_empty() { "none".into() } else { list }
         );
     }
     for &k in &shown {
-        print_step(t, &r, k, style);
+        print_step(out, t, &r, k, style);
         if step.is_some() {
             if let Some(ctx) = context_diff(t, k) {
-                print_context(&ctx, style);
+                print_context(out, &ctx, style);
             }
             for run in repeated.iter().filter(|x| x.step == k) {
-                print_repeat(run, style);
+                print_repeat(out, run, style);
             }
         }
     }
-    print_tree(&r, last, style);
-    println!(
+    print_tree(out, &r, last, style);
+    say!(
+        out,
         "\n{}",
         rule(&format!("Cumulative change, start → step {last}"), style)
     );
     let changes = r.cumulative_at(last);
     if changes.is_empty() {
-        println!("  (no file edited)");
+        say!(out, "  (no file edited)");
     }
     for change in &changes {
         match &change.diff {
             Some(d) => {
                 if let Some(note) = &change.note {
-                    println!("  {}", style.warn(&format!("! {}: {note}", change.path)));
+                    say!(
+                        out,
+                        "  {}",
+                        style.warn(&format!("! {}: {note}", change.path))
+                    );
                 }
-                print!("{}", file_diff(d, style, "  "));
+                put!(out, "{}", file_diff(d, style, "  "));
             }
-            None => println!(
+            None => say!(
+                out,
                 "  {} {}",
                 change.path,
                 style.warn(change.note.as_deref().unwrap_or("unknown"))
@@ -111,22 +126,26 @@ pub fn run(t: &Trajectory, step: Option<usize>, json: bool) -> Result<()> {
         }
     }
     if let Some(check) = &submission {
-        print_submission(check, style);
+        print_submission(out, check, style);
     }
     if step.is_none() && !repeated.is_empty() {
-        println!("\n{}", rule("Repeated commands", style));
+        say!(out, "\n{}", rule("Repeated commands", style));
         for run in &repeated {
-            print_repeat(run, style);
+            print_repeat(out, run, style);
         }
     }
     Ok(())
 }
 
-fn print_step(t: &Trajectory, r: &Reconstruction, k: usize, style: Style) {
+fn print_step(out: &mut String, t: &Trajectory, r: &Reconstruction, k: usize, style: Style) {
     let edits = r.step_edits(k);
-    println!("\n{}", rule(&format!("Step {k}/{}", t.steps.len()), style));
+    say!(
+        out,
+        "\n{}",
+        rule(&format!("Step {k}/{}", t.steps.len()), style)
+    );
     if edits.is_empty() {
-        println!("  (this step edits no file)");
+        say!(out, "  (this step edits no file)");
     }
     for e in edits {
         let path = e.path.as_deref().unwrap_or("?");
@@ -137,12 +156,12 @@ fn print_step(t: &Trajectory, r: &Reconstruction, k: usize, style: Style) {
         } else {
             style.warn(&line)
         };
-        println!("{painted}");
+        say!(out, "{painted}");
         if let Some(reason) = reason {
-            println!("    {}", style.dim(reason));
+            say!(out, "    {}", style.dim(reason));
         }
         if let Some(d) = &e.diff {
-            print!("{}", file_diff(d, style, "    "));
+            put!(out, "{}", file_diff(d, style, "    "));
         }
     }
 }
@@ -165,11 +184,15 @@ fn status_text(s: &EditStatus) -> (&'static str, Option<&str>) {
     }
 }
 
-fn print_tree(r: &Reconstruction, k: usize, style: Style) {
-    println!("\n{}", rule(&format!("Working tree after step {k}"), style));
+fn print_tree(out: &mut String, r: &Reconstruction, k: usize, style: Style) {
+    say!(
+        out,
+        "\n{}",
+        rule(&format!("Working tree after step {k}"), style)
+    );
     let files = r.files_at(k);
     if files.is_empty() {
-        println!("  (no file seen or edited)");
+        say!(out, "  (no file seen or edited)");
     }
     for f in files {
         let seen = f.lines.iter().filter(|l| l.is_some()).count();
@@ -185,18 +208,19 @@ fn print_tree(r: &Reconstruction, k: usize, style: Style) {
             (true, None) => format!("length unknown, {seen} lines seen"),
         };
         let role = if f.edited { "edited" } else { "viewed" };
-        println!("  {:<48} {role:<7} {size}", f.path);
+        say!(out, "  {:<48} {role:<7} {size}", f.path);
         if let Some(lost) = &f.lost {
-            println!("    {}", style.warn(&format!("lost track: {lost}")));
+            say!(out, "    {}", style.warn(&format!("lost track: {lost}")));
         } else if let Some(doubt) = &f.doubt {
-            println!("    {}", style.warn(&format!("in doubt: {doubt}")));
+            say!(out, "    {}", style.warn(&format!("in doubt: {doubt}")));
         }
     }
 }
 
-fn print_submission(check: &SubmissionCheck, style: Style) {
+fn print_submission(out: &mut String, check: &SubmissionCheck, style: Style) {
     let (a, d, u) = check.counts();
-    println!(
+    say!(
+        out,
         "\n{}",
         rule(
             &format!("Submission vs reconstruction: {a} agree, {d} differ, {u} unknown"),
@@ -211,16 +235,20 @@ fn print_submission(check: &SubmissionCheck, style: Style) {
             Agreement::NotSubmitted => style.dim("edited, not in the submission"),
             Agreement::NotInLog => style.warn("in the submission, but the log shows no edit of it"),
         };
-        println!("  {:<48} {text}", f.path);
+        say!(out, "  {:<48} {text}", f.path);
         if let Some(m) = &f.mismatch {
-            println!("    {}", style.dim("reconstruction (-) vs submission (+):"));
-            print!("{}", file_diff(m, style, "    "));
+            say!(
+                out,
+                "    {}",
+                style.dim("reconstruction (-) vs submission (+):")
+            );
+            put!(out, "{}", file_diff(m, style, "    "));
         }
     }
 }
 
-fn print_context(ctx: &ContextDiff, style: Style) {
-    println!(
+fn print_context(out: &mut String, ctx: &ContextDiff, style: Style) {
+    say!(out,
         "  {}",
         style.bold(&format!(
             "Model input vs the previous step: {} → {} messages, {} kept, {} added, {} removed, {} rewritten",
@@ -251,17 +279,18 @@ fn print_context(ctx: &ContextDiff, style: Style) {
             ContextChange::Removed => style.removed(&line),
             ContextChange::Rewritten => style.warn(&line),
         };
-        println!("{painted}");
+        say!(out, "{painted}");
     }
 }
 
-fn print_repeat(run: &RepeatedRun, style: Style) {
+fn print_repeat(out: &mut String, run: &RepeatedRun, style: Style) {
     let verdict = if run.same_output {
         "same output"
     } else {
         "output changed"
     };
-    println!(
+    say!(
+        out,
         "  {}",
         style.bold(&format!(
             "step {} re-runs `{}` (last at step {}, {} editing steps between): {verdict}",
@@ -273,6 +302,10 @@ fn print_repeat(run: &RepeatedRun, style: Style) {
             format!("output at step {}", run.previous_step),
             format!("output at step {}", run.step),
         );
-        print!("{}", labelled_diff(&run.diff, style, "    ", &old, &new));
+        put!(
+            out,
+            "{}",
+            labelled_diff(&run.diff, style, "    ", &old, &new)
+        );
     }
 }

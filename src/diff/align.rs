@@ -45,20 +45,33 @@ pub fn normalise_action(step: &Step, paths: &Paths) -> String {
     let raw = match step.tool_calls.first() {
         Some(call) => {
             let args = call.arguments_json().unwrap_or_default();
-            let main = [
-                "command",
-                "cmd",
-                "path",
-                "file_path",
-                "filename",
-                "file_name",
-                "search",
-            ]
-            .iter()
-            .filter_map(|k| args.get(*k).and_then(|v| v.as_str()))
-            .collect::<Vec<_>>()
-            .join(" ");
-            format!("{} {}", call.name, main)
+            let field = |k: &str| match args.get(k) {
+                Some(serde_json::Value::String(s)) => Some(s.clone()),
+                Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+                _ => None,
+            };
+            let command = field("command").or_else(|| field("cmd"));
+            match command {
+                // A shell call reads as the command line it ran, as text-mode agents write it.
+                Some(c) if SHELL_TOOLS.contains(&call.name.as_str()) => c,
+                _ => {
+                    let main = [
+                        "command",
+                        "path",
+                        "file_path",
+                        "filename",
+                        "file_name",
+                        "search",
+                        "dir",
+                        "line_number",
+                    ]
+                    .iter()
+                    .filter_map(|k| field(k))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                    format!("{} {}", call.name, main)
+                }
+            }
         }
         None => step.action.lines().next().unwrap_or("").to_string(),
     };
@@ -76,6 +89,15 @@ pub fn normalise_action(step: &Step, paths: &Paths) -> String {
     let joined = words.join(" ");
     super::repeat::normalise_command(&joined)
 }
+
+const SHELL_TOOLS: &[&str] = &[
+    "bash",
+    "execute_bash",
+    "shell",
+    "Bash",
+    "exec_command",
+    "local_shell",
+];
 
 /// Word-set similarity of two normalised actions.
 fn similarity(a: &str, b: &str) -> f32 {
@@ -140,6 +162,15 @@ pub fn compare_runs(a: &Trajectory, b: &Trajectory) -> RunComparison {
     }
 }
 
+/// Pairing two unrelated actions scores below two gaps, so they are not paired.
+fn pair_score(similarity: f32) -> f32 {
+    if similarity > 0.0 {
+        2.0 * similarity - 1.0
+    } else {
+        -1.5
+    }
+}
+
 fn needleman_wunsch(a: &[String], b: &[String]) -> Vec<AlignedPair> {
     const GAP: f32 = -0.5;
     let (n, m) = (a.len(), b.len());
@@ -154,7 +185,7 @@ fn needleman_wunsch(a: &[String], b: &[String]) -> Vec<AlignedPair> {
     for i in 1..=n {
         for j in 1..=m {
             let s = similarity(&a[i - 1], &b[j - 1]);
-            let diagonal = score[(i - 1) * width + j - 1] + (2.0 * s - 1.0);
+            let diagonal = score[(i - 1) * width + j - 1] + pair_score(s);
             let up = score[(i - 1) * width + j] + GAP;
             let left = score[i * width + j - 1] + GAP;
             score[i * width + j] = diagonal.max(up).max(left);
@@ -166,7 +197,7 @@ fn needleman_wunsch(a: &[String], b: &[String]) -> Vec<AlignedPair> {
         let here = score[i * width + j];
         if i > 0 && j > 0 {
             let s = similarity(&a[i - 1], &b[j - 1]);
-            if (here - (score[(i - 1) * width + j - 1] + (2.0 * s - 1.0))).abs() < 1e-4 {
+            if (here - (score[(i - 1) * width + j - 1] + pair_score(s))).abs() < 1e-4 {
                 pairs.push(AlignedPair {
                     a: Some(i),
                     b: Some(j),

@@ -34,7 +34,7 @@ pub enum EditOp {
     Append {
         text: String,
     },
-    /// Create an empty file that must not exist yet (SWE-agent `create`).
+    /// Create a file holding one empty line, that must not exist yet (SWE-agent `create`).
     CreateEmpty,
     Delete,
     Rename {

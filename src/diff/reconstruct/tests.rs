@@ -68,9 +68,18 @@ fn windowed_edits_on_an_opened_file() {
 #[test]
 fn malformed_and_refused_edits_are_marked_not_applied() {
     let t = traj(vec![
-        text_step("open a.py", "[File: /r__r/a.py (2 lines total)]\n1:x = 1\n2:y = 2"),
-        text_step("edit 2\ny = 3\nend_of_edit", "Usage: edit <start_line>:<end_line>"),
-        text_step("edit 5:x\ny = 3\nend_of_edit", "Usage: edit <start_line>:<end_line>"),
+        text_step(
+            "open a.py",
+            "[File: /r__r/a.py (2 lines total)]\n1:x = 1\n2:y = 2",
+        ),
+        text_step(
+            "edit 2\ny = 3\nend_of_edit",
+            "Usage: edit <start_line>:<end_line>",
+        ),
+        text_step(
+            "edit 5:x\ny = 3\nend_of_edit",
+            "Usage: edit <start_line>:<end_line>",
+        ),
         text_step(
             "edit 2:2\ny = (\nend_of_edit",
             "Your proposed edit has introduced new syntax error(s).\nThis is how your edit would have looked if applied\n[File: /r__r/a.py (2 lines total)]\n1:x = 1\n2:y = (\nThis is the original code before your edit\n[File: /r__r/a.py (2 lines total)]\n1:x = 1\n2:y = 2\nYour changes have NOT been applied.",
@@ -107,9 +116,16 @@ fn str_replace_on_unseen_text_is_placed_by_the_snippet() {
     assert_eq!(e.status, EditStatus::Applied, "{e:?}");
     assert_eq!(e.path.as_deref(), Some("src/libponyc/ast/parser.c"));
     let d = e.diff.as_ref().unwrap();
-    let plus: Vec<_> = d.hunks[0].lines.iter().filter(|l| l.kind == LineKind::Added).collect();
+    let plus: Vec<_> = d.hunks[0]
+        .lines
+        .iter()
+        .filter(|l| l.kind == LineKind::Added)
+        .collect();
     assert_eq!(plus.len(), 1);
-    assert_eq!(plus[0].text.as_deref(), Some("  SET_FLAG(AST_FLAG_IN_PARENS);"));
+    assert_eq!(
+        plus[0].text.as_deref(),
+        Some("  SET_FLAG(AST_FLAG_IN_PARENS);")
+    );
     assert_eq!(plus[0].new_line, Some(696));
     assert_eq!(d.removed(), 0);
 }
@@ -146,7 +162,15 @@ fn claude_code_write_then_edit_then_undo_like_revert() {
     let d = r.step_edits(2)[0].diff.as_ref().unwrap();
     assert_eq!(d.added(), 5);
     assert_eq!(d.removed(), 0);
-    assert_eq!(d.hunks[0].lines.iter().find(|l| l.kind == LineKind::Added).unwrap().new_line, Some(4));
+    assert_eq!(
+        d.hunks[0]
+            .lines
+            .iter()
+            .find(|l| l.kind == LineKind::Added)
+            .unwrap()
+            .new_line,
+        Some(4)
+    );
     let c = &r.cumulative_at(2)[0];
     assert_eq!(c.path, "/project/math_utils.py");
     let d = c.diff.as_ref().unwrap();
@@ -158,7 +182,11 @@ fn claude_code_write_then_edit_then_undo_like_revert() {
 #[test]
 fn codex_apply_patch_on_a_file_read_before() {
     let t = traj(vec![
-        call_step("shell", serde_json::json!({"command": ["bash", "-lc", "cat src/app.py"]}), "def greet():\n    print(\"Hi\")"),
+        call_step(
+            "shell",
+            serde_json::json!({"command": ["bash", "-lc", "cat src/app.py"]}),
+            "def greet():\n    print(\"Hi\")",
+        ),
         call_step(
             "apply_patch",
             serde_json::json!({"input": "*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"Hi\")\n+    print(\"Hello, world!\")\n*** End Patch"}),
@@ -170,15 +198,32 @@ fn codex_apply_patch_on_a_file_read_before() {
     assert_eq!(e.status, EditStatus::Applied, "{e:?}");
     let d = e.diff.as_ref().unwrap();
     assert_eq!(added(d), vec!["    print(\"Hello, world!\")"]);
-    assert_eq!(d.hunks[0].lines.iter().find(|l| l.kind == LineKind::Removed).unwrap().old_line, Some(2));
+    assert_eq!(
+        d.hunks[0]
+            .lines
+            .iter()
+            .find(|l| l.kind == LineKind::Removed)
+            .unwrap()
+            .old_line,
+        Some(2)
+    );
 }
 
 #[test]
 fn sed_over_a_partly_seen_file_is_in_doubt() {
     let t = traj(vec![
-        text_step("nl -ba a.py | sed -n '1,2p'", "<returncode>0</returncode>\n<output>\n     1\tx = 1\n     2\ty = 1\n</output>"),
-        text_step("sed -i 's/= 1/= 2/' a.py", "<returncode>0</returncode>\n<output>\n</output>"),
-        text_step("sed -i '1s/x/z/' a.py", "<returncode>0</returncode>\n<output>\n</output>"),
+        text_step(
+            "nl -ba a.py | sed -n '1,2p'",
+            "<returncode>0</returncode>\n<output>\n     1\tx = 1\n     2\ty = 1\n</output>",
+        ),
+        text_step(
+            "sed -i 's/= 1/= 2/' a.py",
+            "<returncode>0</returncode>\n<output>\n</output>",
+        ),
+        text_step(
+            "sed -i '1s/x/z/' a.py",
+            "<returncode>0</returncode>\n<output>\n</output>",
+        ),
     ]);
     let r = Reconstruction::of(&t);
     let e = &r.step_edits(2)[0];
@@ -223,10 +268,25 @@ fn garbage_never_panics() {
         "edit_file(path=",
         "\u{0}\u{1}",
     ];
-    let mut steps: Vec<Step> = weird.iter().map(|a| text_step(a, "[File: /x__y/a (3 lines total)]\n1:a\n2:\n3:c")).collect();
-    steps.push(call_step("str_replace_editor", serde_json::json!({"command": "insert", "path": "/a", "insert_line": 99, "new_str": "x"}), ""));
-    steps.push(call_step("Edit", serde_json::json!({"file_path": "/a", "old_string": "", "new_string": "x"}), ""));
-    steps.push(call_step("edit", serde_json::json!({"path": "/a", "content": "x", "start": 9, "end": 1}), ""));
+    let mut steps: Vec<Step> = weird
+        .iter()
+        .map(|a| text_step(a, "[File: /x__y/a (3 lines total)]\n1:a\n2:\n3:c"))
+        .collect();
+    steps.push(call_step(
+        "str_replace_editor",
+        serde_json::json!({"command": "insert", "path": "/a", "insert_line": 99, "new_str": "x"}),
+        "",
+    ));
+    steps.push(call_step(
+        "Edit",
+        serde_json::json!({"file_path": "/a", "old_string": "", "new_string": "x"}),
+        "",
+    ));
+    steps.push(call_step(
+        "edit",
+        serde_json::json!({"path": "/a", "content": "x", "start": 9, "end": 1}),
+        "",
+    ));
     let t = traj(steps);
     let r = Reconstruction::of(&t);
     for k in 1..=r.steps() {

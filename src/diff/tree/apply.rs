@@ -118,8 +118,10 @@ impl Tree {
                 if !self.files.contains_key(path) {
                     self.base_mut(path).exists.get_or_insert(false);
                 }
+                // SWE-agent's `create` writes one newline: an empty first line that
+                // `edit 1:1` replaces and `insert` appends after.
                 state.exists = true;
-                state.lines = Arc::new(Vec::new());
+                state.lines = Arc::new(vec![LineRef::Text(self.texts.intern(""))]);
                 state.tail = Tail::End;
             }
             EditOp::Delete => {

@@ -207,6 +207,7 @@ mod tests {
         tree.set("r.py", s);
         tree.learn_view("r.py", &view(1, &[""], Some(1)), "step 1");
         let s = tree.state("r.py");
-        assert!(s.lines.is_empty() && s.lost.is_none());
+        assert_eq!(s.lines.len(), 1);
+        assert!(s.lost.is_none() && s.doubt.is_none());
     }
 }
