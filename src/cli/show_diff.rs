@@ -251,7 +251,8 @@ fn print_context(out: &mut String, ctx: &ContextDiff, style: Style) {
     say!(out,
         "  {}",
         style.bold(&format!(
-            "Model input vs the previous step: {} → {} messages, {} kept, {} added, {} removed, {} rewritten",
+            "Model input vs the previous step ({}): {} → {} messages, {} kept, {} added, {} removed, {} rewritten",
+            ctx.exactness.map_or("not recorded", |e| e.as_str()),
             ctx.previous_len,
             ctx.len,
             ctx.kept,

@@ -324,7 +324,18 @@ impl Reconstruction {
                 // The tree still holds the state before the edit.
                 let mut before = self.tree.state(path);
                 self.tree.align(path, &mut before, &state);
-                let diff = state_diff(&self.tree, path, &before, &state);
+                // A file written whole before anything was seen of it: most likely new
+                // (a script, a test); the cumulative change says what is not known.
+                let unseen_before = !self.tree.files.contains_key(path)
+                    && self.tree.base(path).and_then(|b| b.exists).is_none()
+                    && matches!(edit.op, EditOp::Write { .. });
+                if unseen_before {
+                    before = FileState::original(false);
+                }
+                let mut diff = state_diff(&self.tree, path, &before, &state);
+                if unseen_before {
+                    diff.note = Some("nothing of it was seen before: shown as a new file".into());
+                }
                 if let Some(reason) = &intent.maybe_not_run {
                     state.doubt.get_or_insert_with(|| reason.clone());
                 }
