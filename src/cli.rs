@@ -72,7 +72,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 cli.paths
             };
-            ls::run(ls::Args { paths, json: false })
+            ls::run(ls::Args {
+                paths,
+                json: false,
+                no_cache: false,
+            })
         }
     }
 }
