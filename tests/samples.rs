@@ -29,7 +29,7 @@ fn expected() -> BTreeMap<String, Kind> {
         ),
         ("mini-swe-agent/preds.json", r(Predictions)),
         (
-            "mini-swe-agent/eval_results/anthropic__claude-sonnet-4-5-20250929/tinycalc__tinycalc-1/report.json",
+            "mini-swe-agent/eval_results/anthropic__claude-haiku-4-5-20251001/tinycalc__tinycalc-1/report.json",
             r(HarnessReport),
         ),
         (
@@ -207,7 +207,7 @@ fn the_results_files_say_what_the_joined_verdicts_say() {
         serde_json::from_str(&text.replace(",\n    ]", "\n    ]")).unwrap()
     };
     let mini = json(
-        "mini-swe-agent/eval_results/anthropic__claude-sonnet-4-5-20250929/tinycalc__tinycalc-1/report.json",
+        "mini-swe-agent/eval_results/anthropic__claude-haiku-4-5-20251001/tinycalc__tinycalc-1/report.json",
     );
     assert_eq!(mini["tinycalc__tinycalc-1"]["resolved"], true);
     let mini2 =
@@ -259,7 +259,7 @@ fn the_recorded_mini_swe_agent_run_tells_the_story() {
     assert_eq!(t.instance_id, "tinycalc__tinycalc-1");
     assert_eq!(
         t.model.as_deref(),
-        Some("anthropic/claude-sonnet-4-5-20250929")
+        Some("anthropic/claude-haiku-4-5-20251001")
     );
     assert_eq!(t.steps.len(), 10);
     assert!(

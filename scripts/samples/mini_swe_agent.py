@@ -120,7 +120,7 @@ RECORDED = [
     ),
 ]
 
-MODEL_V1 = "anthropic/claude-sonnet-4-5-20250929"
+MODEL_V1 = "anthropic/claude-haiku-4-5-20251001"
 
 
 def render_observation(code, output):
@@ -145,7 +145,7 @@ def record_text_mode(instance_id="tinycalc__tinycalc-1"):
             content = answer_text(thought, command)
             prompt = tokens(*(m["content"] for m in messages))
             completion = tokens(content)
-            call_cost = round(prompt * 3e-6 + completion * 15e-6, 6)
+            call_cost = round(prompt * 1e-6 + completion * 5e-6, 6)
             cost += call_cost
             clock.tick(4 + n % 3)
             messages.append(

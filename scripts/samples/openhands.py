@@ -146,7 +146,7 @@ def cli_run(instance_id="tinycalc__tinycalc-1"):
     evaluator = f"{root}/tinycalc/evaluator.py"
     repro = "cd /workspace/tinycalc && python3 -c \"from tinycalc import evaluate; print(evaluate('7 / 2'), evaluate('1 / 3'))\""
     with Workspace(shown_as=root) as ws:
-        log = EventLog(ws, Clock("2025-03-15T14:02:11Z"), "anthropic/claude-3-7-sonnet-20250219", instance_id, (3e-6, 15e-6))
+        log = EventLog(ws, Clock("2025-03-15T14:02:11Z"), "anthropic/claude-opus-4-1-20250805", instance_id, (15e-6, 75e-6))
         log.system()
         log.user(f"Fix this issue in /workspace/tinycalc:\n\n{issue(instance_id).strip()}")
         log.run("I'll start by exploring the repository to find where expressions are evaluated.", f"find {root} -name '*.py' -not -path '*/.git/*' | sort")

@@ -80,7 +80,7 @@ def write(out, patches):
 
     # mini-swe-agent: preds.json and per-instance harness reports under eval_results/<model>/.
     for folder, instance, model in (
-        ("mini-swe-agent", one, "anthropic/claude-sonnet-4-5-20250929"),
+        ("mini-swe-agent", one, "anthropic/claude-haiku-4-5-20251001"),
         ("mini-swe-agent-v2", two, "openai/gpt-5-mini"),
     ):
         patch = patches[folder][instance]
