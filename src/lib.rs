@@ -3,5 +3,6 @@
 //! The layers, each using only those above it: [`model`] (pure data), [`formats`] (bytes →
 //! model). The binary's command line lives in `cli`.
 
+pub mod backend;
 pub mod formats;
 pub mod model;
