@@ -6,3 +6,4 @@
 pub mod backend;
 pub mod formats;
 pub mod model;
+pub mod watch;
