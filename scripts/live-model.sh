@@ -81,7 +81,10 @@ pid_alive() { [ -f "$RUN/pid" ] && kill -0 "$(cat "$RUN/pid")" 2>/dev/null; }
 
 url() { printf 'http://127.0.0.1:%s\n' "$(cat "$RUN/port")"; }
 
-ready() { curl -fsS --max-time 2 "$(url)/v1/models" >/dev/null 2>&1; }
+ready() {
+    "$PYTHON" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2).read()' \
+        "$(url)/v1/models" >/dev/null 2>&1
+}
 
 free_port() {
     "$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -1,6 +1,8 @@
 //! Every fault a backend can throw, injected by a loopback server: each ends in a successful
 //! retry or a clear error (backend, status, the server's words, attempts), never a hang.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/loopback.rs"]
 mod loopback;
 
@@ -215,6 +217,26 @@ async fn dropped_before_any_token_is_retried() {
     let completion = complete(&openai(&server.base_url)).await.unwrap();
     assert_eq!(completion.text, "hello");
     assert_eq!(completion.timing.attempts, 3);
+}
+
+#[tokio::test]
+async fn an_empty_200_is_retried_then_reported() {
+    // llama-cpp-python with `--chat_format chatml-function-calling` answers a streamed
+    // `tool_choice: "auto"` with an empty 200.
+    let server = Loopback::start(vec![Reply::sse("", 1), Reply::sse(&hello(), 8)]).await;
+    let completion = complete(&openai(&server.base_url)).await.unwrap();
+    assert_eq!(completion.text, "hello");
+    assert_eq!(completion.timing.attempts, 2);
+
+    let server = Loopback::start(vec![Reply::sse("", 1)]).await;
+    let error = complete(&openai(&server.base_url)).await.unwrap_err();
+    assert_eq!(server.requests().len(), 4);
+    assert!(
+        error.to_string().ends_with(
+            "the stream broke off: the server closed the connection before `data: [DONE]` [after 4 attempts]"
+        ),
+        "{error}"
+    );
 }
 
 #[tokio::test]

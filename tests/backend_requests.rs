@@ -1,6 +1,8 @@
 //! Golden request bodies: the exact JSON each API gets for one context with tool calls, tool
 //! results (with and without recorded ids) and a trailing user message.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use serde_json::{Value, json};
 use trajscope::backend::{
     Backend, BackendConfig, BackendKind, CompletionRequest, Sampling, ToolChoice, ToolSpec, body,

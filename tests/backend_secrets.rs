@@ -2,6 +2,8 @@
 //! config, a backend, a prepared request, a completion or an error, even when the server echoes
 //! it back. One test in its own binary, because it sets a process environment variable.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/loopback.rs"]
 mod loopback;
 

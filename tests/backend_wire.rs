@@ -1,6 +1,8 @@
 //! Both wire protocols end to end over real HTTP/1.1 on loopback: what the client sends
 //! (path, headers, body) and what it makes of a streamed answer cut at awkward places.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/loopback.rs"]
 mod loopback;
 

@@ -5,6 +5,8 @@
 //! Include with `#[path = "support/loopback.rs"] mod loopback;`.
 
 #![allow(dead_code)]
+// Test support: a failure here is a broken test setup, and should panic loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -62,6 +62,9 @@ impl CompletionStream {
             .is_some_and(|v| v.starts_with("application/json"));
         self.whole = is_json.then(Vec::new);
         self.decoder = StreamDecoder::new(self.call.backend.config().kind);
+        self.queue.clear();
+        self.pending = None;
+        self.finished = false;
         self.response = Some(response);
     }
 
@@ -182,8 +185,10 @@ impl CompletionStream {
             }
             (None, Some(whole)) => {
                 let kind = self.call.backend.config().kind;
+                let decoded = decode_whole(kind, whole);
                 self.finished = true;
-                decode_whole(kind, whole)
+                self.response = None;
+                decoded
                     .map(|events| out.extend(events))
                     .map_err(|e| self.decode_failure(e))
             }

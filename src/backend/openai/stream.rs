@@ -101,9 +101,9 @@ impl StreamDecoder {
             for call in calls {
                 self.on_call_piece(call, data, out)?;
             }
-        }
-        // The pre-tools `function_call` shape: one call, no id.
-        if let Some(function) = delta.get("function_call").filter(|f| f.is_object()) {
+        } else if let Some(function) = delta.get("function_call").filter(|f| f.is_object()) {
+            // The pre-tools `function_call` shape: one call, no id. llama-cpp-python sends it
+            // *beside* `tool_calls` with the same fragment, so it counts only when alone.
             let piece = serde_json::json!({ "index": 0, "function": function });
             self.on_call_piece(&piece, data, out)?;
         }
@@ -340,6 +340,32 @@ mod tests {
             started, 1,
             "one start for one call, however often the name repeats"
         );
+    }
+
+    #[test]
+    fn llama_cpp_python_sends_function_call_beside_tool_calls() {
+        let events = decode(&[
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"function_call":null,"tool_calls":null}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":null,"function_call":{"name":"bash","arguments":"{"},"tool_calls":[{"index":0,"id":"call__0_bash","type":"function","function":{"name":"bash","arguments":"{"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":null,"function_call":{"name":"bash","arguments":"}"},"tool_calls":[{"index":0,"id":"call__0_bash","type":"function","function":{"name":"bash","arguments":"}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            "[DONE]",
+        ])
+        .unwrap();
+        assert_eq!(
+            done_calls(&events),
+            [ToolCall {
+                id: Some("call__0_bash".into()),
+                name: "bash".into(),
+                arguments: "{}".into()
+            }]
+        );
+        let legacy = decode(&[
+            r#"{"choices":[{"delta":{"function_call":{"name":"f","arguments":"{\"a\""}}}]}"#,
+            r#"{"choices":[{"delta":{"function_call":{"arguments":":1}"}},"finish_reason":"function_call"}]}"#,
+        ])
+        .unwrap();
+        assert_eq!(done_calls(&legacy)[0].arguments, r#"{"a":1}"#);
     }
 
     #[test]
