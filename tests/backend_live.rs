@@ -8,7 +8,7 @@
 use std::time::Duration;
 use trajscope::backend::{
     Backend, BackendConfig, BackendKind, CancellationToken, Completion, CompletionRequest,
-    FinishReason, Sampling, StreamEvent, ToolChoice, ToolSpec,
+    FinishReason, Sampling, StreamEvent, Timeouts, ToolChoice, ToolSpec,
 };
 use trajscope::model::{Message, ToolCall};
 
@@ -17,12 +17,19 @@ fn live() -> Option<Backend> {
         eprintln!("skipping: TRAJSCOPE_LIVE_MODEL_URL is not set (scripts/live-model.sh start)");
         return None;
     };
-    let config =
-        BackendConfig::new(Some(BackendKind::OpenAi), url, "smollm2").with_sampling(Sampling {
+    let config = BackendConfig::new(Some(BackendKind::OpenAi), url, "smollm2")
+        .with_sampling(Sampling {
             temperature: Some(0.0),
             seed: Some(42),
             max_tokens: Some(48),
             ..Sampling::default()
+        })
+        // The server answers one request at a time and the tests run in parallel on a machine
+        // that may be busy compiling: a queued request can wait minutes for its first token.
+        .with_timeouts(Timeouts {
+            connect_s: 10.0,
+            read_s: 600.0,
+            total_s: 1200.0,
         });
     Some(Backend::new("live", config).unwrap())
 }
