@@ -140,10 +140,10 @@ fn every_log_format_has_a_sample() {
         .collect();
     let mut results: Vec<ResultsKind> = Vec::new();
     for kind in expected().values() {
-        if let Kind::Results(r) = kind {
-            if !results.contains(r) {
-                results.push(*r);
-            }
+        if let Kind::Results(r) = kind
+            && !results.contains(r)
+        {
+            results.push(*r);
         }
     }
     for format in Format::ALL {
