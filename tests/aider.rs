@@ -9,9 +9,11 @@ use trajscope::model::{Exactness, Format, Trajectory};
 
 fn history() -> Option<(String, Vec<Trajectory>)> {
     let path = corpus::corpus("aider/Aider-AI__aider/tests/fixtures/chat-history.md")?;
-    let text = std::fs::read_to_string(&path).unwrap();
-    let Loaded::Trajectories(ts) = load_file(&path).unwrap() else {
-        panic!("an Aider history is not a results file");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let ts = match load_file(&path) {
+        Ok(Loaded::Trajectories(ts)) => ts,
+        Ok(Loaded::Results(_)) => panic!("{} read as eval results", path.display()),
+        Err(err) => panic!("{err}"),
     };
     Some((text, ts))
 }

@@ -8,8 +8,10 @@ use trajscope::model::{Exactness, Format, Role, Trajectory};
 fn fixture() -> Trajectory {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/llama-prompt/tinycalc__tinycalc-7-prompt.txt");
-    let Loaded::Trajectories(mut ts) = load_file(&path).unwrap() else {
-        panic!("a prompt log is not a results file");
+    let mut ts = match load_file(&path) {
+        Ok(Loaded::Trajectories(ts)) => ts,
+        Ok(Loaded::Results(_)) => panic!("{} read as eval results", path.display()),
+        Err(err) => panic!("{err}"),
     };
     assert_eq!(ts.len(), 1);
     ts.remove(0)

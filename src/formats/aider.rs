@@ -283,10 +283,7 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
                     // a failed step, as it cost tokens and the user saw it fail.
                     let mut step = Step {
                         failed: true,
-                        context: Some(StepContext {
-                            exactness: Exactness::Reconstructed,
-                            messages: sent.clone(),
-                        }),
+                        context: Some(StepContext::list(Exactness::Reconstructed, sent.clone())),
                         ..Step::default()
                     };
                     add_output(&mut step, &block.text);
@@ -302,10 +299,7 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
                 }
                 pending_reflection = false;
                 after_reply = true;
-                let context = StepContext {
-                    exactness: Exactness::Reconstructed,
-                    messages: sent.clone(),
-                };
+                let context = StepContext::list(Exactness::Reconstructed, sent.clone());
                 sent.push(t.push_message(Message::assistant(block.text.clone())));
                 let step = step_from_reply(&block.text, edit_format, context);
                 if step.1 > 0 {

@@ -137,7 +137,6 @@ fn raw_message(value: &Value) -> RawMessage {
 }
 
 fn build(t: &mut Trajectory, messages: &[RawMessage]) {
-    let mut sent: Vec<u32> = Vec::with_capacity(messages.len());
     let mut unknown_roles = 0;
     for raw in messages {
         let Some(role) = Role::parse(&raw.role.0) else {
@@ -147,7 +146,7 @@ fn build(t: &mut Trajectory, messages: &[RawMessage]) {
         let message = to_message(raw, role);
         match role {
             Role::Assistant => {
-                let step = step_from(raw, &message, sent.clone());
+                let step = step_from(raw, &message, t.messages.len());
                 t.steps.push(step);
             }
             Role::Tool => answer(t, &message),
@@ -157,7 +156,7 @@ fn build(t: &mut Trajectory, messages: &[RawMessage]) {
             }
             Role::User | Role::System => {}
         }
-        sent.push(t.push_message(message));
+        t.push_message(message);
     }
     if unknown_roles > 0 {
         t.warnings.push(format!(
@@ -189,7 +188,8 @@ fn tool_calls(raw: &RawMessage) -> Vec<ToolCall> {
     calls
 }
 
-fn step_from(raw: &RawMessage, message: &Message, context: Vec<u32>) -> Step {
+/// The step of an assistant message; `before` messages of the pool precede it.
+fn step_from(raw: &RawMessage, message: &Message, before: usize) -> Step {
     let reasoning = raw
         .reasoning_content
         .as_ref()
@@ -208,10 +208,7 @@ fn step_from(raw: &RawMessage, message: &Message, context: Vec<u32>) -> Step {
         tool_calls: message.tool_calls.clone(),
         response: message.content.clone(),
         usage: usage(&raw.usage),
-        context: Some(StepContext {
-            exactness: Exactness::Reconstructed,
-            messages: context,
-        }),
+        context: Some(StepContext::prefix(Exactness::Reconstructed, before)),
         ..Step::default()
     }
 }

@@ -117,7 +117,6 @@ fn role_of(name: &str, warnings: &mut Vec<String>) -> Role {
 }
 
 fn build(t: &mut Trajectory, framed: &[Framed]) {
-    let mut ids: Vec<u32> = Vec::with_capacity(framed.len());
     let mut current: Option<Step> = None;
     let last = framed.len() - 1;
     for (i, message) in framed.iter().enumerate() {
@@ -163,10 +162,8 @@ fn build(t: &mut Trajectory, framed: &[Framed]) {
                     failed: !found.failures.is_empty(),
                     tool_calls: found.calls,
                     response: message.content.to_string(),
-                    context: Some(StepContext {
-                        exactness: Exactness::Exact,
-                        messages: ids.clone(),
-                    }),
+                    // Everything before this answer, exactly as the model received it.
+                    context: Some(StepContext::prefix(Exactness::Exact, t.messages.len())),
                     ..Step::default()
                 });
             }
@@ -190,7 +187,7 @@ fn build(t: &mut Trajectory, framed: &[Framed]) {
                 }
             }
         }
-        ids.push(t.push_message(pooled));
+        t.push_message(pooled);
     }
     if let Some(step) = current.take() {
         t.steps.push(step);
