@@ -56,6 +56,12 @@ fn detect_text(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     if is_aider_history(head.as_bytes()) {
         return Ok(Kind::Trajectories(Format::Aider));
     }
+    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+        return Err(LoadError::unrecognized(
+            path,
+            "a JSON value that is neither an object nor an array",
+        ));
+    }
     if looks_binary(&body[..body.len().min(HEAD)]) {
         return Err(LoadError::unrecognized(
             path,

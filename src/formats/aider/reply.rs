@@ -139,9 +139,7 @@ pub fn parse_reply(text: &str, edit_format: EditFormat) -> Reply {
             && !line.trim_start().starts_with("</source>")
             && let Some((end, body)) = closers.body(&lines, i)
         {
-            let has_edit = body
-                .iter()
-                .any(|l| matches!(marker(l), Some(Marker::Search)));
+            let has_edit = closers.has_search(i + 1, end);
             if has_edit {
                 // The edits inside are read line by line, with their file names.
                 prose.push(line);
@@ -267,6 +265,8 @@ fn skip_closing_fence(lines: &[&str], mut i: usize) -> usize {
 struct Closers {
     ticks: Vec<usize>,
     source: Vec<usize>,
+    /// SEARCH markers before each line, so that "does this fence hold an edit" is O(1).
+    searches: Vec<usize>,
 }
 
 impl Closers {
@@ -284,7 +284,21 @@ impl Closers {
                 source[j + 1]
             };
         }
-        Closers { ticks, source }
+        let mut searches = vec![0; n + 1];
+        for j in 0..n {
+            let here = usize::from(matches!(marker(lines[j]), Some(Marker::Search)));
+            searches[j + 1] = searches[j] + here;
+        }
+        Closers {
+            ticks,
+            source,
+            searches,
+        }
+    }
+
+    /// Whether lines `from..to` hold a SEARCH marker.
+    fn has_search(&self, from: usize, to: usize) -> bool {
+        self.searches[to] > self.searches[from]
     }
 
     /// The body of the fence opened at `open`, and the index of its closing line.
