@@ -89,6 +89,14 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     }
     let messages: Vec<RawMessage> = messages.iter().map(raw_message).collect();
     build(&mut t, &messages);
+    if t.messages.is_empty() {
+        // Another tool's session file that happens to have a `messages` key (Gemini CLI's
+        // `type: "gemini"` records, say): refuse rather than show an empty trajectory.
+        return Err(LoadError::invalid(
+            path,
+            "no message has a chat role (system, user, assistant, tool): not a chat log",
+        ));
+    }
     Ok(vec![t])
 }
 

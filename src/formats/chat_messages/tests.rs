@@ -108,6 +108,9 @@ fn wrong_shapes_are_errors() {
         .to_string();
     assert!(err.starts_with("c.json:1:"), "{err}");
     assert!(parse(Path::new("c.json"), b"[]").is_err());
+    let gemini = br#"{"kind": "chat", "messages": [{"type": "user", "content": "Hello"}, {"type": "gemini", "content": "Hi"}]}"#;
+    let err = parse(Path::new("g.json"), gemini).unwrap_err().to_string();
+    assert!(err.contains("no message has a chat role"), "{err}");
     // Items that are not messages are skipped, not fatal.
     let t = &load(b"[1, \"x\", {\"role\": \"assistant\", \"content\": \"hi\"}]")[0];
     assert_eq!(t.steps.len(), 1);
