@@ -170,7 +170,15 @@ fn the_folder_loads_and_joins_its_eval_results() {
     let verdicts: BTreeMap<String, (Option<bool>, Option<String>)> = run
         .trajectories
         .iter()
-        .filter(|t| matches!(t.format, Format::SweAgent | Format::MiniSweAgent))
+        .filter(|t| {
+            matches!(
+                t.format,
+                Format::SweAgent
+                    | Format::MiniSweAgent
+                    | Format::LlamaPrompt
+                    | Format::ChatMessages
+            )
+        })
         .map(|t| (relative(&t.source), (t.resolved, t.exit_status.clone())))
         .collect();
     let expect = |resolved: bool, exit: &str| (Some(resolved), Some(exit.to_string()));
@@ -191,6 +199,12 @@ fn the_folder_loads_and_joins_its_eval_results() {
             "swe-agent-coder/trajs/tinycalc__tinycalc-1.traj",
             expect(false, "submitted (exit_cost)"),
         ),
+        (
+            "llama/tinycalc__tinycalc-1-prompt.txt",
+            expect(false, "finished"),
+        ),
+        // No eval for the chat log: the run view shows it as unknown.
+        ("chat/tinycalc__tinycalc-1.jsonl", (None, None)),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
@@ -390,4 +404,58 @@ fn the_swe_agent_runs_tell_the_story() {
             .iter()
             .all(|m| m.agent.as_deref() == Some("Programmer"))
     );
+}
+
+#[test]
+fn the_aider_llama_and_chat_runs_tell_the_story() {
+    let aider = load("aider/tinycalc__tinycalc-1.aider.chat.history.md");
+    assert_eq!(
+        aider.model.as_deref(),
+        Some("anthropic/claude-3-7-sonnet-20250219")
+    );
+    // Three model replies: a request for a file that does not exist, the edit the linter
+    // flags, and the lint fix; each edit is applied and committed.
+    assert_eq!(aider.steps.len(), 3);
+    assert!(aider.steps[0].thought.contains("tinycalc/operators.py"));
+    let linted = step_with(&aider, "E999 SyntaxError");
+    assert_eq!(linted.index, 2);
+    assert!(
+        linted.action.contains("<<<<<<< SEARCH")
+            && linted.action.contains("raise ZeroDivisionError")
+    );
+    assert!(
+        aider.steps[2]
+            .observation
+            .contains("Applied edit to tinycalc/evaluator.py")
+    );
+
+    let llama = load("llama/tinycalc__tinycalc-1-prompt.txt");
+    assert_eq!(llama.steps.len(), 6);
+    let tools: Vec<&str> = llama.steps.iter().map(|s| s.tool_name()).collect();
+    assert_eq!(
+        tools,
+        [
+            "list_files",
+            "view_file",
+            "edit_file",
+            "edit_file",
+            "view_file",
+            "finish"
+        ]
+    );
+    assert_eq!(step_with(&llama, "SyntaxError").index, 3);
+    assert_eq!(step_with(&llama, "does not exist").index, 5);
+    // The prompt log is what the model saw: every step's context is exact.
+    assert!(
+        llama
+            .steps
+            .iter()
+            .all(|s| s.context.as_ref().unwrap().exactness == Exactness::Exact)
+    );
+
+    let chat = load("chat/tinycalc__tinycalc-1.jsonl");
+    assert_eq!(chat.steps.len(), 6);
+    assert_eq!(step_with(&chat, "SyntaxError").index, 3);
+    assert_eq!(step_with(&chat, "No such file or directory").index, 4);
+    assert!(chat.steps[4].observation.contains("3.5\nOK"));
 }
