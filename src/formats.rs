@@ -21,6 +21,7 @@ mod mini_swe_agent;
 mod openhands;
 mod swe_agent;
 mod task;
+mod tool_steps;
 mod trajscope;
 
 pub use detect::{Kind, ResultsKind, detect};

@@ -1,9 +1,306 @@
-//! Loader for the `claude_code` format (being written).
+//! Claude Code logs: session `.jsonl` files (`~/.claude/projects/…`), the output of
+//! `claude -p --output-format stream-json`, and web-session JSON exports (`{"loglines": […]}`).
+//!
+//! All three are a stream of records: `user` (prompts and tool results), `assistant` (model
+//! output, one content block per record, so one API response spans several records sharing
+//! `message.id`), `system` (`init` in stream-json, `compact_boundary`, hooks, errors),
+//! `result` (stream-json's last line: cost, turns, outcome) and many bookkeeping types that
+//! say nothing about the agent's work. A step is one API response: its thinking, text and
+//! tool calls, with the tool results that answer it. The system prompt is not logged, so
+//! contexts are reconstructed. This module reads records; [`super::tool_steps`] assembles
+//! steps; the diff layer, not this one, interprets the kept `toolUseResult` data.
 
+mod action;
+mod assistant;
+mod user;
+
+#[cfg(test)]
+mod tests;
+
+use super::json::{json_lines, str_field};
+use super::tool_steps::StepBuilder;
 use super::LoadError;
-use crate::model::Trajectory;
+use crate::model::{Format, Trajectory};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-pub fn parse(path: &Path, _bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    Err(LoadError::invalid(path, "this format's loader is not written yet"))
+/// Record types that carry no step, prompt or result: skipped without a warning. Claude Code
+/// adds such types often; an unknown one gets one warning per type, never one per line.
+const BOOKKEEPING: &[&str] = &[
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "progress",
+    "attachment",
+    "permission-mode",
+    "mode",
+    "agent-name",
+    "custom-title",
+    "ai-title",
+    "last-prompt",
+    "frame-link",
+    "pr-link",
+    "started",
+    "relocated",
+    "worktree-state",
+    "bridge-session",
+    "atis-latch",
+    "stream_event",
+];
+
+/// Where records come from, for messages that name a line.
+#[derive(Clone, Copy, PartialEq)]
+enum Origin {
+    Lines,
+    Loglines,
+}
+
+struct Record {
+    at: usize,
+    value: Value,
+}
+
+/// The state of one session being read.
+struct Session<'a> {
+    path: &'a Path,
+    origin: Origin,
+    steps: StepBuilder,
+    session_id: Option<String>,
+    version: Option<String>,
+    stream_json: bool,
+    /// Unknown record type → (first position, count).
+    unknown: BTreeMap<String, (usize, usize)>,
+    /// Tool results answering no call in the log: (first position, count).
+    unmatched: Option<(usize, usize)>,
+    /// Id of a `Task`/`Agent` call → the subagent it started, for stream-json records
+    /// that name their parent call.
+    subagents: HashMap<String, String>,
+}
+
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    let (records, warnings, origin) = read_records(path, bytes)?;
+    if records.is_empty() {
+        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        return Err(LoadError::invalid(
+            path,
+            format!("no readable Claude Code records{why}"),
+        ));
+    }
+    let mut session = Session::new(path, origin);
+    for warning in warnings {
+        session.steps.warn(warning);
+    }
+    for record in &records {
+        session.record(record.at, &record.value);
+    }
+    Ok(vec![session.finish()])
+}
+
+/// The records of a JSONL file, or of a web session's `loglines`.
+fn read_records(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(Vec<Record>, Vec<String>, Origin), LoadError> {
+    if !super::detect::is_json_lines(bytes) {
+        // One JSON document: a web session, or a session file of a single line.
+        let value: Value =
+            serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
+        return Ok(match value {
+            Value::Object(mut map) => match map.remove("loglines") {
+                Some(Value::Array(lines)) => (numbered(lines), Vec::new(), Origin::Loglines),
+                Some(_) => {
+                    return Err(LoadError::invalid(path, "`loglines` is not a list"));
+                }
+                None => (numbered(vec![Value::Object(map)]), Vec::new(), Origin::Lines),
+            },
+            Value::Array(items) => (numbered(items), Vec::new(), Origin::Loglines),
+            _ => {
+                return Err(LoadError::invalid(
+                    path,
+                    "neither Claude Code records nor a web session",
+                ));
+            }
+        });
+    }
+    let (lines, warnings) = json_lines(path, bytes);
+    let records = lines
+        .into_iter()
+        .map(|l| Record {
+            at: l.line,
+            value: l.value,
+        })
+        .collect();
+    Ok((records, warnings, Origin::Lines))
+}
+
+fn numbered(values: Vec<Value>) -> Vec<Record> {
+    values
+        .into_iter()
+        .enumerate()
+        .map(|(i, value)| Record { at: i + 1, value })
+        .collect()
+}
+
+impl<'a> Session<'a> {
+    fn new(path: &'a Path, origin: Origin) -> Session<'a> {
+        Session {
+            path,
+            origin,
+            steps: StepBuilder::new(Trajectory::new(path, Format::ClaudeCode)),
+            session_id: None,
+            version: None,
+            stream_json: false,
+            unknown: BTreeMap::new(),
+            unmatched: None,
+            subagents: HashMap::new(),
+        }
+    }
+
+    /// `file:12` or `file: logline 12`, for warnings.
+    fn at(&self, at: usize) -> String {
+        match self.origin {
+            Origin::Lines => format!("{}:{at}", self.path.display()),
+            Origin::Loglines => format!("{}: logline {at}", self.path.display()),
+        }
+    }
+
+    fn warn_at(&mut self, at: usize, what: &str) {
+        let text = format!("{}: {what}", self.at(at));
+        self.steps.warn(text);
+    }
+
+    fn record(&mut self, at: usize, value: &Value) {
+        if !value.is_object() {
+            self.warn_at(at, "not a JSON object; skipped");
+            return;
+        }
+        self.note_session(value);
+        // Old usage-only logs (ccusage fixtures) have no `type`: the message's role says it.
+        let kind = str_field(value, "type")
+            .or_else(|| value.get("message").and_then(|m| str_field(m, "role")))
+            .unwrap_or("");
+        let agent = self.agent_of(value);
+        let agent = agent.as_deref();
+        match kind {
+            "assistant" => self.assistant(at, value, agent),
+            "user" => self.user(at, value, agent),
+            "system" => self.system(value, agent),
+            "result" => self.result(value),
+            "tool_use" => self.bare_tool_use(value, agent),
+            "tool_result" => self.bare_tool_result(at, value, agent),
+            "" => self.warn_at(at, "a record without a `type`; skipped"),
+            k if BOOKKEEPING.contains(&k) => {}
+            other => {
+                let entry = self.unknown.entry(other.to_string()).or_insert((at, 0));
+                entry.1 += 1;
+            }
+        }
+    }
+
+    fn note_session(&mut self, value: &Value) {
+        if self.session_id.is_none() {
+            self.session_id = str_field(value, "sessionId")
+                .or_else(|| str_field(value, "session_id"))
+                .filter(|id| !id.is_empty())
+                .map(String::from);
+        }
+        if self.version.is_none() {
+            self.version = str_field(value, "version").map(String::from);
+        }
+    }
+
+    /// Which agent a record belongs to: `None` for the main conversation; a subagent's
+    /// records are marked `isSidechain` (session files) or name the call that started
+    /// them (`parent_tool_use_id`, stream-json).
+    fn agent_of(&self, value: &Value) -> Option<String> {
+        if value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+            return Some(
+                str_field(value, "agentId")
+                    .map(|id| format!("sidechain {id}"))
+                    .unwrap_or_else(|| "sidechain".to_string()),
+            );
+        }
+        let parent = str_field(value, "parent_tool_use_id")?;
+        Some(
+            self.subagents
+                .get(parent)
+                .cloned()
+                .unwrap_or_else(|| "subagent".to_string()),
+        )
+    }
+
+    fn system(&mut self, value: &Value, agent: Option<&str>) {
+        match str_field(value, "subtype") {
+            Some("init") => {
+                self.stream_json = true;
+                if let Some(model) = str_field(value, "model") {
+                    self.note_model(model);
+                }
+            }
+            Some("compact_boundary") => self.steps.compact(agent),
+            _ => {}
+        }
+    }
+
+    fn note_model(&mut self, model: &str) {
+        // `<synthetic>` marks messages Claude Code wrote itself (API errors, interruptions).
+        if self.steps.trajectory.model.is_none() && !model.is_empty() && model != "<synthetic>" {
+            self.steps.trajectory.model = Some(model.to_string());
+        }
+    }
+
+    /// stream-json's last line: what the run cost and how it ended. Other tools write
+    /// `result` records of their own shape into session files; those carry none of these.
+    fn result(&mut self, value: &Value) {
+        let is_error = value.get("is_error").and_then(Value::as_bool);
+        let subtype = str_field(value, "subtype");
+        let cost = super::json::f64_field(value, "total_cost_usd");
+        if is_error.is_none() && subtype.is_none() && cost.is_none() {
+            return;
+        }
+        self.stream_json = true;
+        let t = &mut self.steps.trajectory;
+        t.exit_status = subtype.map(String::from).or_else(|| {
+            is_error.map(|e| if e { "error" } else { "success" }.to_string())
+        });
+        let usage = assistant::usage(value.get("usage"), cost);
+        t.usage.cost = usage.cost;
+        t.usage.tokens_in = usage.tokens_in;
+        t.usage.tokens_out = usage.tokens_out;
+    }
+
+    fn finish(mut self) -> Trajectory {
+        let unknown = std::mem::take(&mut self.unknown);
+        for (kind, (first, count)) in unknown {
+            let text = format!(
+                "{}: skipped {count} record(s) of unknown type `{kind}`",
+                self.at(first)
+            );
+            self.steps.warn(text);
+        }
+        if let Some((first, count)) = self.unmatched {
+            let text = format!(
+                "{}: {count} tool result(s) answer no tool call in the log; kept as context only",
+                self.at(first)
+            );
+            self.steps.warn(text);
+        }
+        let detail = if self.stream_json {
+            "stream-json".to_string()
+        } else if self.origin == Origin::Loglines {
+            "web session".to_string()
+        } else {
+            match &self.version {
+                Some(v) => format!("session v{v}"),
+                None => "session".to_string(),
+            }
+        };
+        let t = &mut self.steps.trajectory;
+        t.format_detail = Some(detail);
+        if let Some(id) = self.session_id.take() {
+            t.instance_id = id;
+        }
+        self.steps.finish()
+    }
 }
