@@ -17,9 +17,9 @@ mod user;
 #[cfg(test)]
 mod tests;
 
+use super::LoadError;
 use super::json::{json_lines, str_field};
 use super::tool_steps::StepBuilder;
-use super::LoadError;
 use crate::model::{Format, Trajectory};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -81,7 +81,10 @@ struct Session<'a> {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let (records, warnings, origin) = read_records(path, bytes)?;
     if records.is_empty() {
-        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = warnings
+            .first()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Claude Code records{why}"),
@@ -112,7 +115,11 @@ fn read_records(
                 Some(_) => {
                     return Err(LoadError::invalid(path, "`loglines` is not a list"));
                 }
-                None => (numbered(vec![Value::Object(map)]), Vec::new(), Origin::Lines),
+                None => (
+                    numbered(vec![Value::Object(map)]),
+                    Vec::new(),
+                    Origin::Lines,
+                ),
             },
             Value::Array(items) => (numbered(items), Vec::new(), Origin::Loglines),
             _ => {
@@ -261,9 +268,9 @@ impl<'a> Session<'a> {
         }
         self.stream_json = true;
         let t = &mut self.steps.trajectory;
-        t.exit_status = subtype.map(String::from).or_else(|| {
-            is_error.map(|e| if e { "error" } else { "success" }.to_string())
-        });
+        t.exit_status = subtype
+            .map(String::from)
+            .or_else(|| is_error.map(|e| if e { "error" } else { "success" }.to_string()));
         let usage = assistant::usage(value.get("usage"), cost);
         t.usage.cost = usage.cost;
         t.usage.tokens_in = usage.tokens_in;

@@ -20,9 +20,9 @@ mod items;
 #[cfg(test)]
 mod tests;
 
+use super::LoadError;
 use super::json::{json_lines, str_field};
 use super::tool_steps::{Outcome, StepBuilder};
-use super::LoadError;
 use crate::model::{Format, Message, Trajectory, Usage};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -40,8 +40,10 @@ struct Rollout<'a> {
     instructions_seen: bool,
     /// The task from `user_message` events, for rollouts without user response items.
     event_task: Option<String>,
-    /// The session's cumulative tokens (in, out), from the last `token_count` carrying them.
+    /// The session's cumulative tokens (in, out): the largest running total reported.
     total: Option<(Option<u64>, Option<u64>)>,
+    /// The last running total reported, to skip repeats.
+    last_total: Option<(Option<u64>, Option<u64>)>,
     /// Per-call usage summed, for logs that report no totals.
     summed: Usage,
     /// The step that last received a `token_count`, so a repeated report is not
@@ -58,7 +60,10 @@ struct Rollout<'a> {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let (lines, warnings) = json_lines(path, bytes);
     if lines.is_empty() {
-        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = warnings
+            .first()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Codex records{why}"),
@@ -84,6 +89,7 @@ impl<'a> Rollout<'a> {
             instructions_seen: false,
             event_task: None,
             total: None,
+            last_total: None,
             summed: Usage::default(),
             usage_step: None,
             event_outputs: Vec::new(),
@@ -141,13 +147,16 @@ impl<'a> Rollout<'a> {
         }
         self.note_model(str_field(meta, "model"));
         let instructions = str_field(meta, "instructions")
-            .or_else(|| meta.get("base_instructions").and_then(|b| str_field(b, "text")))
+            .or_else(|| {
+                meta.get("base_instructions")
+                    .and_then(|b| str_field(b, "text"))
+            })
             .filter(|text| !text.trim().is_empty());
-        if let Some(text) = instructions {
-            if !self.instructions_seen {
-                self.instructions_seen = true;
-                self.steps.push_message(None, Message::system(text));
-            }
+        if let Some(text) = instructions
+            && !self.instructions_seen
+        {
+            self.instructions_seen = true;
+            self.steps.push_message(None, Message::system(text));
         }
     }
 
@@ -180,19 +189,22 @@ impl<'a> Rollout<'a> {
 
     fn finish(mut self) -> Trajectory {
         for (id, text) in std::mem::take(&mut self.event_outputs) {
-            if let Some(call) = self.steps.call_at(&id) {
-                if !self.steps.has_output(call) {
-                    let outcome = Outcome {
-                        text,
-                        ..Outcome::default()
-                    };
-                    self.steps.add_result(call, outcome);
-                }
+            if let Some(call) = self.steps.call_at(&id)
+                && !self.steps.has_output(call)
+            {
+                let outcome = Outcome {
+                    text,
+                    ..Outcome::default()
+                };
+                self.steps.add_result(call, outcome);
             }
         }
         let unknown = std::mem::take(&mut self.unknown);
         for (kind, (first, count)) in unknown {
-            self.warn_at(first, &format!("skipped {count} record(s) of unknown type `{kind}`"));
+            self.warn_at(
+                first,
+                &format!("skipped {count} record(s) of unknown type `{kind}`"),
+            );
         }
         if let Some((first, count)) = self.unmatched {
             self.warn_at(

@@ -264,7 +264,13 @@ fn is_bare_codex_rollout(lines: &[Value]) -> bool {
         l.get("record_type").is_some()
             || matches!(
                 l.get("type").and_then(Value::as_str),
-                Some("message" | "reasoning" | "function_call" | "function_call_output" | "local_shell_call")
+                Some(
+                    "message"
+                        | "reasoning"
+                        | "function_call"
+                        | "function_call_output"
+                        | "local_shell_call"
+                )
             )
     })
 }
@@ -312,9 +318,15 @@ mod tests {
         let codex = "{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{}}\n{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
         assert_eq!(kind(codex).unwrap(), Kind::Trajectories(Format::Codex));
         let old_claude = "{\"timestamp\":\"t\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"id\":\"m\",\"usage\":{}},\"costUSD\":0.1}\n{\"timestamp\":\"t\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"id\":\"n\"}}\n";
-        assert_eq!(kind(old_claude).unwrap(), Kind::Trajectories(Format::ClaudeCode));
+        assert_eq!(
+            kind(old_claude).unwrap(),
+            Kind::Trajectories(Format::ClaudeCode)
+        );
         let stream_json = "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"model\":\"m\"}\n{\"type\":\"result\",\"subtype\":\"success\",\"session_id\":\"s\"}\n";
-        assert_eq!(kind(stream_json).unwrap(), Kind::Trajectories(Format::ClaudeCode));
+        assert_eq!(
+            kind(stream_json).unwrap(),
+            Kind::Trajectories(Format::ClaudeCode)
+        );
         let bare_codex = "{\"id\":\"s\",\"timestamp\":\"t\",\"instructions\":null}\n{\"record_type\":\"state\"}\n{\"type\":\"message\",\"role\":\"user\",\"content\":[]}\n";
         assert_eq!(kind(bare_codex).unwrap(), Kind::Trajectories(Format::Codex));
         let chat = "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";

@@ -83,7 +83,9 @@ impl StepBuilder {
     /// the context of `agent`'s later steps.
     pub fn push_message(&mut self, agent: Option<&str>, message: Message) -> u32 {
         let agent = agent.map(String::from);
-        let id = self.trajectory.push_message(message.with_agent(agent.clone()));
+        let id = self
+            .trajectory
+            .push_message(message.with_agent(agent.clone()));
         self.windows.entry(agent).or_default().push(id);
         id
     }
@@ -92,10 +94,10 @@ impl StepBuilder {
     /// is what came back to the agent: that step's observation. Either way it is context,
     /// and it ends the agent's turn.
     pub fn user_reply(&mut self, agent: Option<&str>, text: String) {
-        if let Some(i) = self.last_step(agent) {
-            if self.drafts[i].calls.is_empty() {
-                append(&mut self.trajectory.steps[i].observation, &text, "\n");
-            }
+        if let Some(i) = self.last_step(agent)
+            && self.drafts[i].calls.is_empty()
+        {
+            append(&mut self.trajectory.steps[i].observation, &text, "\n");
         }
         self.close(agent);
         self.push_message(agent, Message::user(text));
@@ -161,6 +163,7 @@ impl StepBuilder {
 
     /// Hidden reasoning (thinking, a reasoning summary).
     pub fn add_thought(&mut self, step: usize, text: &str) {
+        let text = text.trim_end();
         let thought = &mut self.trajectory.steps[step].thought;
         if !text.trim().is_empty() && !thought.contains(text) {
             append(thought, text, "\n\n");
@@ -170,6 +173,7 @@ impl StepBuilder {
     /// Visible text of the answer: the response, and part of the thought when the model
     /// goes on to act.
     pub fn add_text(&mut self, step: usize, text: &str) {
+        let text = text.trim_end();
         let s = &mut self.trajectory.steps[step];
         if text.trim().is_empty() || s.response.contains(text) {
             return;
@@ -196,7 +200,8 @@ impl StepBuilder {
             if self.calls.get(id).is_some_and(|&(s, _)| s == step) {
                 return false;
             }
-            self.calls.insert(id.clone(), (step, self.drafts[step].calls.len()));
+            self.calls
+                .insert(id.clone(), (step, self.drafts[step].calls.len()));
         }
         if let Some(message) = self.pool_message(step) {
             message.tool_calls.push(call.clone());
@@ -241,7 +246,11 @@ impl StepBuilder {
     /// What came back for the call at `at`; the text also joins the context.
     pub fn add_result(&mut self, at: CallAt, outcome: Outcome) {
         let (step, call) = at;
-        let Some(draft) = self.drafts.get_mut(step).and_then(|d| d.calls.get_mut(call)) else {
+        let Some(draft) = self
+            .drafts
+            .get_mut(step)
+            .and_then(|d| d.calls.get_mut(call))
+        else {
             return;
         };
         let output = draft.output.get_or_insert_with(String::new);
@@ -266,7 +275,9 @@ impl StepBuilder {
         };
         if let (Some(d), Some(call)) = (
             outcome.duration_s,
-            self.drafts.get_mut(at.0).and_then(|s| s.calls.get_mut(at.1)),
+            self.drafts
+                .get_mut(at.0)
+                .and_then(|s| s.calls.get_mut(at.1)),
         ) {
             call.duration_s = Some(call.duration_s.map_or(d, |old| old.max(d)));
         }
@@ -516,6 +527,9 @@ mod tests {
         }
         let t = b.finish();
         assert_eq!(t.warnings.len(), MAX_WARNINGS + 1);
-        assert_eq!(t.warnings.last().map(String::as_str), Some("… and 10 more warnings"));
+        assert_eq!(
+            t.warnings.last().map(String::as_str),
+            Some("… and 10 more warnings")
+        );
     }
 }

@@ -41,7 +41,9 @@ impl Session<'_> {
         };
         for block in blocks {
             match str_field(block, "type").unwrap_or("") {
-                "text" => self.steps.add_text(step, str_field(block, "text").unwrap_or("")),
+                "text" => self
+                    .steps
+                    .add_text(step, str_field(block, "text").unwrap_or("")),
                 "thinking" => self
                     .steps
                     .add_thought(step, str_field(block, "thinking").unwrap_or("")),
@@ -61,11 +63,11 @@ impl Session<'_> {
         let name = str_field(block, "name").unwrap_or("tool");
         let input = block.get("input").unwrap_or(&Value::Null);
         let id = str_field(block, "id").map(String::from);
-        if let Some(id) = &id {
-            if SUBAGENT_TOOLS.contains(&name) {
-                let subagent = str_field(input, "subagent_type").unwrap_or("subagent");
-                self.subagents.insert(id.clone(), subagent.to_string());
-            }
+        if let Some(id) = &id
+            && SUBAGENT_TOOLS.contains(&name)
+        {
+            let subagent = str_field(input, "subagent_type").unwrap_or("subagent");
+            self.subagents.insert(id.clone(), subagent.to_string());
         }
         let arguments = match input {
             Value::Null => "{}".to_string(),

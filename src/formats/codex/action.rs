@@ -19,7 +19,9 @@ pub fn render(name: &str, arguments: &str) -> String {
                 .or_else(|| args.is_none().then_some(arguments))
                 .unwrap_or(arguments),
         )),
-        "web_search" => arg("query").and_then(Value::as_str).map(|q| format!("web_search {q}")),
+        "web_search" => arg("query")
+            .and_then(Value::as_str)
+            .map(|q| format!("web_search {q}")),
         _ => None,
     };
     rendered.unwrap_or_else(|| generic_action(name, arguments))
@@ -30,7 +32,11 @@ fn command_line(command: &Value) -> Option<String> {
     if let Some(s) = command.as_str() {
         return Some(s.to_string());
     }
-    let argv: Vec<&str> = command.as_array()?.iter().filter_map(Value::as_str).collect();
+    let argv: Vec<&str> = command
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     if let ["apply_patch", patch] = argv.as_slice() {
         return Some(patch_action(patch));
     }
@@ -159,29 +165,59 @@ mod tests {
 
     #[test]
     fn shell_calls_read_as_commands() {
-        assert_eq!(render("shell", r#"{"command":["bash","-lc","ls -la src"],"workdir":"/r"}"#), "ls -la src");
-        assert_eq!(render("shell", r#"{"command":["rg","-n","fn main","src"]}"#), "rg -n 'fn main' src");
-        assert_eq!(render("shell_command", r#"{"command":"cargo test"}"#), "cargo test");
-        assert_eq!(render("exec_command", r#"{"cmd":"pytest -q"}"#), "pytest -q");
-        assert_eq!(render("update_plan", r#"{"plan":[]}"#), r#"update_plan {"plan":[]}"#);
+        assert_eq!(
+            render(
+                "shell",
+                r#"{"command":["bash","-lc","ls -la src"],"workdir":"/r"}"#
+            ),
+            "ls -la src"
+        );
+        assert_eq!(
+            render("shell", r#"{"command":["rg","-n","fn main","src"]}"#),
+            "rg -n 'fn main' src"
+        );
+        assert_eq!(
+            render("shell_command", r#"{"command":"cargo test"}"#),
+            "cargo test"
+        );
+        assert_eq!(
+            render("exec_command", r#"{"cmd":"pytest -q"}"#),
+            "pytest -q"
+        );
+        assert_eq!(
+            render("update_plan", r#"{"plan":[]}"#),
+            r#"update_plan {"plan":[]}"#
+        );
     }
 
     #[test]
     fn patches_name_their_files() {
         let patch = "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n*** Add File: b.py\n+z\n*** End Patch";
         let action = render("apply_patch", patch);
-        assert!(action.starts_with("apply_patch src/a.py, b.py\n*** Begin Patch"), "{action}");
+        assert!(
+            action.starts_with("apply_patch src/a.py, b.py\n*** Begin Patch"),
+            "{action}"
+        );
         let wrapped = json!({"input": patch}).to_string();
         assert_eq!(render("apply_patch", &wrapped), action);
     }
 
     #[test]
     fn outputs_in_every_shape() {
-        let o = output_outcome(&json!("{\"output\":\"a\\nb\\n\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}}"));
-        assert_eq!((o.text.as_str(), o.exit_code, o.duration_s), ("a\nb\n", Some(1), Some(0.5)));
-        let o = output_outcome(&json!("Exit code: 2\nWall time: 1.5 seconds\nOutput:\nboom"));
+        let o = output_outcome(&json!(
+            "{\"output\":\"a\\nb\\n\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}}"
+        ));
+        assert_eq!(
+            (o.text.as_str(), o.exit_code, o.duration_s),
+            ("a\nb\n", Some(1), Some(0.5))
+        );
+        let o = output_outcome(&json!(
+            "Exit code: 2\nWall time: 1.5 seconds\nOutput:\nboom"
+        ));
         assert_eq!((o.exit_code, o.duration_s), (Some(2), Some(1.5)));
-        let o = output_outcome(&json!("Chunk ID: 7\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok"));
+        let o = output_outcome(&json!(
+            "Chunk ID: 7\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok"
+        ));
         assert_eq!(o.exit_code, Some(0));
         let o = output_outcome(&json!([{"type": "input_text", "text": "a.txt\n"}]));
         assert_eq!(o.text, "a.txt\n");
@@ -190,6 +226,9 @@ mod tests {
         let o = output_outcome(&json!({"content": "denied", "success": false}));
         assert!(o.failed);
         assert_eq!(o.text, "denied");
-        assert_eq!(duration_of(&json!({"secs": 2, "nanos": 500000000})), Some(2.5));
+        assert_eq!(
+            duration_of(&json!({"secs": 2, "nanos": 500000000})),
+            Some(2.5)
+        );
     }
 }

@@ -16,12 +16,10 @@ impl Rollout<'_> {
             "exec_command_end" => self.exec_end(event),
             "patch_apply_end" => self.patch_end(event),
             "mcp_tool_call_end" => self.mcp_end(event),
-            "user_message" => {
-                if self.event_task.is_none() {
-                    self.event_task = str_field(event, "message")
-                        .filter(|m| !m.trim().is_empty())
-                        .map(String::from);
-                }
+            "user_message" if self.event_task.is_none() => {
+                self.event_task = str_field(event, "message")
+                    .filter(|m| !m.trim().is_empty())
+                    .map(String::from);
             }
             "context_compacted" => self.steps.compact(None),
             "task_complete" => self.end("completed".to_string()),
@@ -34,7 +32,11 @@ impl Rollout<'_> {
                     .or_else(|| event.get("error").and_then(|e| str_field(e, "message")))
                     .unwrap_or("");
                 let first_line = message.lines().next().unwrap_or("");
-                self.end(format!("error: {first_line}").trim_end_matches([':', ' ']).to_string());
+                self.end(
+                    format!("error: {first_line}")
+                        .trim_end_matches([':', ' '])
+                        .to_string(),
+                );
             }
             _ => {}
         }
@@ -54,10 +56,15 @@ impl Rollout<'_> {
         self.steps.close(None);
         if let Some(total) = info.get("total_token_usage") {
             let total = tokens(total);
-            if self.total == Some(total) {
+            if self.last_total == Some(total) {
                 return; // the same report again (rate-limit updates repeat it)
             }
-            self.total = Some(total);
+            self.last_total = Some(total);
+            // Running totals only grow; a smaller one belongs to another thread (a fork,
+            // a subagent) logged into the same file, so the largest is the session's.
+            if self.total.is_none_or(|(most, _)| total.0 >= most) {
+                self.total = Some(total);
+            }
         }
         let (tokens_in, tokens_out) = match info.get("last_token_usage") {
             Some(last) => tokens(last),
@@ -73,11 +80,11 @@ impl Rollout<'_> {
             ..Usage::default()
         };
         self.summed.add(&usage);
-        if let Some(step) = self.steps.last_step(None) {
-            if self.usage_step != Some(step) {
-                self.usage_step = Some(step);
-                self.steps.merge_usage(step, usage);
-            }
+        if let Some(step) = self.steps.last_step(None)
+            && self.usage_step != Some(step)
+        {
+            self.usage_step = Some(step);
+            self.steps.merge_usage(step, usage);
         }
     }
 
@@ -144,10 +151,10 @@ impl Rollout<'_> {
     /// An event's copy of a call's output, used only if the log lacks the output item (the
     /// model saw that one; the event may be formatted differently).
     fn fallback(&mut self, event: &Value, text: Option<String>) {
-        if let (Some(id), Some(text)) = (str_field(event, "call_id"), text) {
-            if !text.is_empty() {
-                self.event_outputs.push((id.to_string(), text));
-            }
+        if let (Some(id), Some(text)) = (str_field(event, "call_id"), text)
+            && !text.is_empty()
+        {
+            self.event_outputs.push((id.to_string(), text));
         }
     }
 }

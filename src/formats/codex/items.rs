@@ -103,7 +103,14 @@ impl Rollout<'_> {
         }
     }
 
-    fn call(&mut self, item: &Value, name: &str, arguments: String, expects: bool, ts: Option<String>) {
+    fn call(
+        &mut self,
+        item: &Value,
+        name: &str,
+        arguments: String,
+        expects: bool,
+        ts: Option<String>,
+    ) {
         let step = self.model_step(ts);
         let id = str_field(item, "call_id")
             .or_else(|| str_field(item, "id"))
@@ -165,7 +172,11 @@ fn reasoning_text(item: &Value) -> String {
         }
     };
     let summary = texts("summary");
-    if summary.is_empty() { texts("content") } else { summary }
+    if summary.is_empty() {
+        texts("content")
+    } else {
+        summary
+    }
 }
 
 fn is_preamble(text: &str) -> bool {

@@ -62,19 +62,40 @@ fn a_rollout_reads_as_steps() {
 
     let s = &t.steps[1];
     assert_eq!(s.tool.as_deref(), Some("apply_patch"));
-    assert!(s.action.starts_with("apply_patch calc.py\n*** Begin Patch"), "{}", s.action);
+    assert!(
+        s.action.starts_with("apply_patch calc.py\n*** Begin Patch"),
+        "{}",
+        s.action
+    );
     assert!(s.tool_calls[0].arguments.starts_with("*** Begin Patch"));
-    assert_eq!(s.observation, "Success. Updated the following files:\nM calc.py\n");
+    assert_eq!(
+        s.observation,
+        "Success. Updated the following files:\nM calc.py\n"
+    );
     assert_eq!(s.tool_results[0].data["/r/calc.py"]["type"], "update");
     assert_eq!(s.usage.tokens_out, Some(70));
 
     let s = &t.steps[2];
     assert_eq!(s.action, "pytest -q");
-    assert!(s.observation.starts_with("Exit code: 0\nWall time"), "{}", s.observation);
-    assert_eq!((s.exit_code, s.duration_s), (Some(0), Some(1.5)), "timed twice, counted once");
+    assert!(
+        s.observation.starts_with("Exit code: 0\nWall time"),
+        "{}",
+        s.observation
+    );
+    assert_eq!(
+        (s.exit_code, s.duration_s),
+        (Some(0), Some(1.5)),
+        "timed twice, counted once"
+    );
 
-    assert_eq!(t.steps[3].response, "Fixed add() in calc.py; the test passes.");
-    assert_eq!(t.steps[3].summary(), "Fixed add() in calc.py; the test passes.");
+    assert_eq!(
+        t.steps[3].response,
+        "Fixed add() in calc.py; the test passes."
+    );
+    assert_eq!(
+        t.steps[3].summary(),
+        "Fixed add() in calc.py; the test passes."
+    );
     // The repeated first report is not counted twice: steps sum to the session total.
     let from_steps: u64 = t.steps.iter().filter_map(|s| s.usage.tokens_in).sum();
     assert_eq!(from_steps, 4900);
@@ -105,21 +126,36 @@ fn a_torn_last_line_and_unknown_records_are_warnings() {
     let t = load(&text);
     assert_eq!(t.steps.len(), 4);
     assert_eq!(t.warnings.len(), 2, "{:?}", t.warnings);
-    assert!(t.warnings[0].ends_with(":25: last line is incomplete (still being written?); skipped"), "{:?}", t.warnings);
-    assert_eq!(t.warnings[1], "s/rollout-1.jsonl:23: skipped 2 record(s) of unknown type `hologram`");
+    assert!(
+        t.warnings[0].ends_with(":25: last line is incomplete (still being written?); skipped"),
+        "{:?}",
+        t.warnings
+    );
+    assert_eq!(
+        t.warnings[1],
+        "s/rollout-1.jsonl:23: skipped 2 record(s) of unknown type `hologram`"
+    );
 }
 
 #[test]
 fn replies_compaction_and_local_shell() {
     let t = load(concat!(
-        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s2","cli_version":"0.40.0"}}"#, "\n",
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"What is in src?"}]}}"#, "\n",
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","call_id":"c1","status":"completed","action":{"type":"exec","command":["ls","src"],"timeout_ms":10000}}}"#, "\n",
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"main.rs\\n\",\"metadata\":{\"exit_code\":0}}"}}"#, "\n",
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Just main.rs."}]}}"#, "\n",
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Thanks, now add lib.rs"}]}}"#, "\n",
-        r#"{"timestamp":"t","type":"compacted","payload":{"message":"User asked about src; it holds main.rs."}}"#, "\n",
-        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Adding lib.rs."}]}}"#, "\n",
+        r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s2","cli_version":"0.40.0"}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"What is in src?"}]}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"local_shell_call","call_id":"c1","status":"completed","action":{"type":"exec","command":["ls","src"],"timeout_ms":10000}}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"main.rs\\n\",\"metadata\":{\"exit_code\":0}}"}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Just main.rs."}]}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Thanks, now add lib.rs"}]}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"compacted","payload":{"message":"User asked about src; it holds main.rs."}}"#,
+        "\n",
+        r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Adding lib.rs."}]}}"#,
+        "\n",
     ));
     assert_eq!(t.steps.len(), 3);
     assert_eq!(t.steps[0].tool.as_deref(), Some("local_shell"));
@@ -135,10 +171,14 @@ fn replies_compaction_and_local_shell() {
 #[test]
 fn usage_only_sessions_keep_their_totals() {
     let t = load(concat!(
-        r#"{"timestamp":"2026-05-13T09:00:00.000Z","type":"turn_context","payload":{"model":"gpt-5.2-codex"}}"#, "\n",
-        r#"{"timestamp":"2026-05-13T09:01:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":1000,"output_tokens":125},"total_token_usage":{"input_tokens":1000,"output_tokens":125}}}}"#, "\n",
-        r#"{"timestamp":"2026-05-14T10:00:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":2500,"output_tokens":300},"total_token_usage":{"input_tokens":3500,"output_tokens":425}}}}"#, "\n",
-        r#"{"timestamp":"2026-05-14T10:00:01.000Z","type":"event_msg","payload":{"type":"error","message":"Rate limit exceeded\nretry later"}}"#, "\n",
+        r#"{"timestamp":"2026-05-13T09:00:00.000Z","type":"turn_context","payload":{"model":"gpt-5.2-codex"}}"#,
+        "\n",
+        r#"{"timestamp":"2026-05-13T09:01:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":1000,"output_tokens":125},"total_token_usage":{"input_tokens":1000,"output_tokens":125}}}}"#,
+        "\n",
+        r#"{"timestamp":"2026-05-14T10:00:00.000Z","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":2500,"output_tokens":300},"total_token_usage":{"input_tokens":3500,"output_tokens":425}}}}"#,
+        "\n",
+        r#"{"timestamp":"2026-05-14T10:00:01.000Z","type":"event_msg","payload":{"type":"error","message":"Rate limit exceeded\nretry later"}}"#,
+        "\n",
     ));
     assert_eq!(t.instance_id, "rollout-1");
     assert_eq!(t.steps.len(), 0);
@@ -151,12 +191,18 @@ fn usage_only_sessions_keep_their_totals() {
 #[test]
 fn early_rollouts_without_an_envelope() {
     let t = load(concat!(
-        r#"{"id":"0b1c","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#, "\n",
-        r#"{"record_type":"state"}"#, "\n",
-        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]}"#, "\n",
-        r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"pytest\"]}","call_id":"c1"}"#, "\n",
-        r#"{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"2 failed\",\"metadata\":{\"exit_code\":1}}"}"#, "\n",
-        r#"{"record_type":"state"}"#, "\n",
+        r#"{"id":"0b1c","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#,
+        "\n",
+        r#"{"record_type":"state"}"#,
+        "\n",
+        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]}"#,
+        "\n",
+        r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"pytest\"]}","call_id":"c1"}"#,
+        "\n",
+        r#"{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"2 failed\",\"metadata\":{\"exit_code\":1}}"}"#,
+        "\n",
+        r#"{"record_type":"state"}"#,
+        "\n",
     ));
     assert_eq!(t.instance_id, "0b1c");
     assert_eq!(t.format_detail.as_deref(), Some("rollout"));
@@ -173,5 +219,8 @@ fn nothing_readable_is_an_error_naming_the_file() {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-    assert!(err.starts_with("x.jsonl: no readable Codex records (x.jsonl:1:"), "{err}");
+    assert!(
+        err.starts_with("x.jsonl: no readable Codex records (x.jsonl:1:"),
+        "{err}"
+    );
 }
