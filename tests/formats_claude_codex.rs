@@ -58,12 +58,12 @@ fn every_corpus_file_loads_in_its_format() {
             let t = load(&path);
             assert_eq!(t.format, format, "{}", path.display());
             for step in &t.steps {
-                let context = step
-                    .context
-                    .as_ref()
-                    .map(|c| c.messages.as_slice())
-                    .unwrap_or(&[]);
-                assert!(context.iter().all(|&i| (i as usize) < t.messages.len()));
+                let context = step.context.as_ref().expect("every step has a context");
+                assert!(
+                    context
+                        .ids(&t.messages)
+                        .all(|i| (i as usize) < t.messages.len())
+                );
             }
         }
     }

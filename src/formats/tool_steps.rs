@@ -9,7 +9,7 @@
 use crate::model::{
     Exactness, Message, Step, StepContext, ToolCall, ToolResult, Trajectory, Usage,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Line warnings kept before the rest are only counted: a file with a thousand odd records
 /// needs one line saying so, not a thousand.
@@ -54,6 +54,11 @@ pub struct StepBuilder {
     calls: HashMap<String, CallAt>,
     /// Per agent: the pool messages its next step will see.
     windows: HashMap<Option<String>, Vec<u32>>,
+    /// Agents whose context was compacted: their window is no longer "all their messages".
+    compacted: HashSet<Option<String>>,
+    /// Whether any message belongs to a named agent (a subagent), so that the main agent's
+    /// window is no longer "all messages".
+    named_agents: bool,
     last_step: HashMap<Option<String>, usize>,
     warnings_dropped: usize,
 }
@@ -65,6 +70,8 @@ impl StepBuilder {
             drafts: Vec::new(),
             calls: HashMap::new(),
             windows: HashMap::new(),
+            compacted: HashSet::new(),
+            named_agents: false,
             last_step: HashMap::new(),
             warnings_dropped: 0,
         }
@@ -83,6 +90,7 @@ impl StepBuilder {
     /// the context of `agent`'s later steps.
     pub fn push_message(&mut self, agent: Option<&str>, message: Message) -> u32 {
         let agent = agent.map(String::from);
+        self.named_agents |= agent.is_some();
         let id = self
             .trajectory
             .push_message(message.with_agent(agent.clone()));
@@ -113,9 +121,11 @@ impl StepBuilder {
     /// The model's context was compacted: later steps see only what follows.
     pub fn compact(&mut self, agent: Option<&str>) {
         self.close(agent);
-        if let Some(window) = self.windows.get_mut(&agent.map(String::from)) {
+        let agent = agent.map(String::from);
+        if let Some(window) = self.windows.get_mut(&agent) {
             window.clear();
         }
+        self.compacted.insert(agent);
     }
 
     /// `agent`'s most recent step.
@@ -139,10 +149,7 @@ impl StepBuilder {
         timestamp: Option<String>,
     ) -> usize {
         let owned = agent.map(String::from);
-        let context = StepContext {
-            exactness: Exactness::Reconstructed,
-            messages: self.windows.get(&owned).cloned().unwrap_or_default(),
-        };
+        let context = self.context(&owned);
         let message = self.push_message(agent, Message::assistant(""));
         let index = self.trajectory.steps.len();
         self.trajectory.steps.push(Step {
@@ -322,6 +329,23 @@ impl StepBuilder {
         u.api_calls = max(u.api_calls, usage.api_calls);
     }
 
+    /// What `agent`'s next step sees. While that is every message of the agent so far, a
+    /// prefix of the pool says so in constant space; after a compaction, or for the main
+    /// agent once subagents have spoken, the window is listed (compaction keeps it short).
+    fn context(&self, agent: &Option<String>) -> StepContext {
+        let whole = !self.compacted.contains(agent) && (agent.is_some() || !self.named_agents);
+        if whole {
+            StepContext::agent_prefix(
+                Exactness::Reconstructed,
+                self.trajectory.messages.len(),
+                agent.clone(),
+            )
+        } else {
+            let window = self.windows.get(agent).cloned().unwrap_or_default();
+            StepContext::list(Exactness::Reconstructed, window)
+        }
+    }
+
     fn pool_message(&mut self, step: usize) -> Option<&mut Message> {
         let index = self.drafts.get(step)?.message as usize;
         self.trajectory.messages.get_mut(index)
@@ -408,7 +432,7 @@ pub fn generic_action(name: &str, arguments: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Format, Role};
+    use crate::model::{ContextMessages, Format, Role};
 
     fn builder() -> StepBuilder {
         StepBuilder::new(Trajectory::new("s.jsonl", Format::ClaudeCode))
@@ -482,6 +506,16 @@ mod tests {
         b.add_text(s, "ok");
         let t = b.finish();
         assert_eq!(t.steps[0].observation, "a.py");
+        let prefix = |i: usize| t.steps[i].context.as_ref().map(|c| c.messages.clone());
+        assert_eq!(
+            prefix(1),
+            Some(ContextMessages::Prefix {
+                len: 2,
+                agent: None
+            }),
+            "growing contexts take constant space"
+        );
+        assert_eq!(prefix(2), Some(ContextMessages::List(vec![3])));
         assert_eq!(t.steps[2].context_messages(&t.messages).len(), 1);
         assert_eq!(t.warnings.len(), 1);
         assert!(t.warnings[0].starts_with("1 tool call(s) have no result"));
@@ -501,6 +535,10 @@ mod tests {
         let ctx = t.steps[0].context_messages(&t.messages);
         assert_eq!(ctx.len(), 1);
         assert_eq!(ctx[0].content, "sub task");
+        assert!(matches!(
+            t.steps[0].context.as_ref().map(|c| &c.messages),
+            Some(ContextMessages::Prefix { agent: Some(_), .. })
+        ));
     }
 
     #[test]
