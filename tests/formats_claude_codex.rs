@@ -358,3 +358,26 @@ fn ccusage_codex_usage_log() {
     assert_eq!(t.model.as_deref(), Some("gpt-5.2-codex"));
     assert_eq!(tokens(&t), (Some(3500), Some(425)));
 }
+
+/// A log caught mid-write, cut anywhere, loads or fails with a message; it never panics.
+#[test]
+fn corpus_files_cut_anywhere_never_panic() {
+    let mut paths = vec![
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude_code_stream.jsonl"),
+    ];
+    for dir in ["claude-code", "codex-cli"] {
+        if let Some(root) = corpus::corpus(dir) {
+            files(&root, &mut paths);
+        }
+    }
+    for path in paths {
+        let bytes = std::fs::read(&path).unwrap();
+        let step = (bytes.len() / 40).max(1);
+        for cut in (1..bytes.len()).step_by(step) {
+            if let Err(err) = trajscope::formats::load_bytes(&path, &bytes[..cut]) {
+                let message = err.to_string();
+                assert!(message.starts_with(&path.display().to_string()), "{message}");
+            }
+        }
+    }
+}

@@ -18,7 +18,7 @@ mod user;
 mod tests;
 
 use super::LoadError;
-use super::json::{json_lines, str_field};
+use super::json::{each_json_line, str_field};
 use super::tool_steps::StepBuilder;
 use crate::model::{Format, Trajectory};
 use serde_json::Value;
@@ -56,16 +56,13 @@ enum Origin {
     Loglines,
 }
 
-struct Record {
-    at: usize,
-    value: Value,
-}
-
 /// The state of one session being read.
 struct Session<'a> {
     path: &'a Path,
     origin: Origin,
     steps: StepBuilder,
+    /// JSON values read, odd ones included.
+    records: usize,
     session_id: Option<String>,
     version: Option<String>,
     stream_json: bool,
@@ -79,74 +76,52 @@ struct Session<'a> {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (records, warnings, origin) = read_records(path, bytes)?;
-    if records.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
+    if !super::detect::is_json_lines(bytes) {
+        return parse_document(path, bytes);
+    }
+    // One record at a time: a long session never sits in memory as JSON values.
+    let mut session = Session::new(path, Origin::Lines);
+    let mut first_problem = None;
+    each_json_line(path, bytes, |line| match line {
+        Ok(line) => session.record(line.line, &line.value),
+        Err(warning) => {
+            first_problem.get_or_insert_with(|| warning.clone());
+            session.steps.warn(warning);
+        }
+    });
+    if session.records == 0 {
+        let why = first_problem.map(|w| format!(" ({w})")).unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Claude Code records{why}"),
         ));
     }
-    let mut session = Session::new(path, origin);
-    for warning in warnings {
-        session.steps.warn(warning);
-    }
-    for record in &records {
-        session.record(record.at, &record.value);
-    }
     Ok(vec![session.finish()])
 }
 
-/// The records of a JSONL file, or of a web session's `loglines`.
-fn read_records(
-    path: &Path,
-    bytes: &[u8],
-) -> Result<(Vec<Record>, Vec<String>, Origin), LoadError> {
-    if !super::detect::is_json_lines(bytes) {
-        // One JSON document: a web session, or a session file of a single line.
-        let value: Value =
-            serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-        return Ok(match value {
-            Value::Object(mut map) => match map.remove("loglines") {
-                Some(Value::Array(lines)) => (numbered(lines), Vec::new(), Origin::Loglines),
-                Some(_) => {
-                    return Err(LoadError::invalid(path, "`loglines` is not a list"));
-                }
-                None => (
-                    numbered(vec![Value::Object(map)]),
-                    Vec::new(),
-                    Origin::Lines,
-                ),
-            },
-            Value::Array(items) => (numbered(items), Vec::new(), Origin::Loglines),
-            _ => {
-                return Err(LoadError::invalid(
-                    path,
-                    "neither Claude Code records nor a web session",
-                ));
-            }
-        });
+/// One JSON document: a web session's `{"loglines": […]}`, or a session file of one line.
+fn parse_document(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
+    let (records, origin) = match value {
+        Value::Object(mut map) => match map.remove("loglines") {
+            Some(Value::Array(lines)) => (lines, Origin::Loglines),
+            Some(_) => return Err(LoadError::invalid(path, "`loglines` is not a list")),
+            None => (vec![Value::Object(map)], Origin::Lines),
+        },
+        Value::Array(items) => (items, Origin::Loglines),
+        _ => {
+            return Err(LoadError::invalid(
+                path,
+                "neither Claude Code records nor a web session",
+            ));
+        }
+    };
+    let mut session = Session::new(path, origin);
+    for (i, record) in records.iter().enumerate() {
+        session.record(i + 1, record);
     }
-    let (lines, warnings) = json_lines(path, bytes);
-    let records = lines
-        .into_iter()
-        .map(|l| Record {
-            at: l.line,
-            value: l.value,
-        })
-        .collect();
-    Ok((records, warnings, Origin::Lines))
-}
-
-fn numbered(values: Vec<Value>) -> Vec<Record> {
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| Record { at: i + 1, value })
-        .collect()
+    Ok(vec![session.finish()])
 }
 
 impl<'a> Session<'a> {
@@ -155,6 +130,7 @@ impl<'a> Session<'a> {
             path,
             origin,
             steps: StepBuilder::new(Trajectory::new(path, Format::ClaudeCode)),
+            records: 0,
             session_id: None,
             version: None,
             stream_json: false,
@@ -178,6 +154,7 @@ impl<'a> Session<'a> {
     }
 
     fn record(&mut self, at: usize, value: &Value) {
+        self.records += 1;
         if !value.is_object() {
             self.warn_at(at, "not a JSON object; skipped");
             return;

@@ -21,7 +21,7 @@ mod items;
 mod tests;
 
 use super::LoadError;
-use super::json::{json_lines, str_field};
+use super::json::{each_json_line, str_field};
 use super::tool_steps::{Outcome, StepBuilder};
 use crate::model::{Format, Message, Trajectory, Usage};
 use serde_json::Value;
@@ -58,23 +58,26 @@ struct Rollout<'a> {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    if lines.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
+    // One record at a time: a long rollout never sits in memory as JSON values.
+    let mut rollout = Rollout::new(path);
+    let mut records = 0;
+    let mut first_problem = None;
+    each_json_line(path, bytes, |line| match line {
+        Ok(line) => {
+            records += 1;
+            rollout.record(line.line, &line.value);
+        }
+        Err(warning) => {
+            first_problem.get_or_insert_with(|| warning.clone());
+            rollout.steps.warn(warning);
+        }
+    });
+    if records == 0 {
+        let why = first_problem.map(|w| format!(" ({w})")).unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Codex records{why}"),
         ));
-    }
-    let mut rollout = Rollout::new(path);
-    for warning in warnings {
-        rollout.steps.warn(warning);
-    }
-    for line in &lines {
-        rollout.record(line.line, &line.value);
     }
     Ok(vec![rollout.finish()])
 }

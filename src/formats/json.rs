@@ -217,6 +217,20 @@ pub struct JsonLine {
 pub fn json_lines(path: &std::path::Path, bytes: &[u8]) -> (Vec<JsonLine>, Vec<String>) {
     let mut values = Vec::new();
     let mut warnings = Vec::new();
+    each_json_line(path, bytes, |line| match line {
+        Ok(line) => values.push(line),
+        Err(warning) => warnings.push(warning),
+    });
+    (values, warnings)
+}
+
+/// [`json_lines`] one line at a time, in file order, for loaders that need only one record
+/// in memory: a value, or the warning for a line that is not JSON.
+pub fn each_json_line(
+    path: &std::path::Path,
+    bytes: &[u8],
+    mut on_line: impl FnMut(Result<JsonLine, String>),
+) {
     let mut start = 0;
     let mut line_no = 0;
     while start < bytes.len() {
@@ -228,24 +242,23 @@ pub fn json_lines(path: &std::path::Path, bytes: &[u8]) -> (Vec<JsonLine>, Vec<S
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<Value>(line) {
-            Ok(value) => values.push(JsonLine {
+        on_line(match serde_json::from_slice::<Value>(line) {
+            Ok(value) => Ok(JsonLine {
                 line: line_no,
                 value,
             }),
-            Err(err) if is_last && err.is_eof() => warnings.push(format!(
+            Err(err) if is_last && err.is_eof() => Err(format!(
                 "{}:{line_no}: last line is incomplete (still being written?); skipped",
                 path.display()
             )),
-            Err(err) => warnings.push(format!(
+            Err(err) => Err(format!(
                 "{}:{line_no}:{}: not JSON ({}); line skipped",
                 path.display(),
                 err.column(),
                 strip_position(&err.to_string())
             )),
-        }
+        });
     }
-    (values, warnings)
 }
 
 fn strip_position(text: &str) -> &str {
