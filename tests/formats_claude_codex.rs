@@ -362,9 +362,8 @@ fn ccusage_codex_usage_log() {
 /// A log caught mid-write, cut anywhere, loads or fails with a message; it never panics.
 #[test]
 fn corpus_files_cut_anywhere_never_panic() {
-    let mut paths = vec![
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude_code_stream.jsonl"),
-    ];
+    let mut paths =
+        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude_code_stream.jsonl")];
     for dir in ["claude-code", "codex-cli"] {
         if let Some(root) = corpus::corpus(dir) {
             files(&root, &mut paths);
@@ -376,7 +375,10 @@ fn corpus_files_cut_anywhere_never_panic() {
         for cut in (1..bytes.len()).step_by(step) {
             if let Err(err) = trajscope::formats::load_bytes(&path, &bytes[..cut]) {
                 let message = err.to_string();
-                assert!(message.starts_with(&path.display().to_string()), "{message}");
+                assert!(
+                    message.starts_with(&path.display().to_string()),
+                    "{message}"
+                );
             }
         }
     }
