@@ -19,6 +19,7 @@ mod llama_prompt;
 mod load;
 mod mini_swe_agent;
 mod openhands;
+mod raw;
 mod swe_agent;
 mod task;
 mod tool_steps;

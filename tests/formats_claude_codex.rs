@@ -141,7 +141,7 @@ fn claude_code_log_edge_cases_are_warnings() {
         "{warnings}"
     );
     assert!(
-        warnings.contains("edge_cases.jsonl:13: not a JSON object"),
+        warnings.contains("edge_cases.jsonl:13: invalid type: string \"massive error\", expected a Claude Code record"),
         "{warnings}"
     );
     assert!(

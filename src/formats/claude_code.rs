@@ -12,16 +12,19 @@
 
 mod action;
 mod assistant;
+mod record;
 mod user;
 
 #[cfg(test)]
 mod tests;
 
 use super::LoadError;
-use super::json::{each_json_line, str_field};
+use super::json::each_json_line;
 use super::tool_steps::StepBuilder;
 use crate::model::{Format, Trajectory};
-use serde_json::Value;
+use record::{ApiMessage, ApiUsage, Record};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -61,7 +64,7 @@ struct Session<'a> {
     path: &'a Path,
     origin: Origin,
     steps: StepBuilder,
-    /// JSON values read, odd ones included.
+    /// Records read, odd ones included.
     records: usize,
     session_id: Option<String>,
     version: Option<String>,
@@ -79,7 +82,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     if !super::detect::is_json_lines(bytes) {
         return parse_document(path, bytes);
     }
-    // One record at a time: a long session never sits in memory as JSON values.
+    // One record at a time, read into a struct that borrows the bytes and skips what the
+    // loader does not use: a long session never sits in memory as JSON values.
     let mut session = Session::new(path, Origin::Lines);
     let mut first_problem = None;
     each_json_line(path, bytes, |line| match line {
@@ -101,15 +105,24 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
 /// One JSON document: a web session's `{"loglines": […]}`, or a session file of one line.
 fn parse_document(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let value: Value =
+    #[derive(Deserialize)]
+    struct WebSession<'a> {
+        #[serde(borrow, default)]
+        loglines: Option<&'a RawValue>,
+    }
+    let whole: &RawValue =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-    let (records, origin) = match value {
-        Value::Object(mut map) => match map.remove("loglines") {
-            Some(Value::Array(lines)) => (lines, Origin::Loglines),
-            Some(_) => return Err(LoadError::invalid(path, "`loglines` is not a list")),
-            None => (vec![Value::Object(map)], Origin::Lines),
+    let (records, origin): (Vec<&RawValue>, Origin) = match whole.get().as_bytes().first() {
+        Some(b'[') => (list(whole).unwrap_or_default(), Origin::Loglines),
+        Some(b'{') => match serde_json::from_str::<WebSession>(whole.get()) {
+            Ok(WebSession {
+                loglines: Some(lines),
+            }) => match list(lines) {
+                Some(lines) => (lines, Origin::Loglines),
+                None => return Err(LoadError::invalid(path, "`loglines` is not a list")),
+            },
+            _ => (vec![whole], Origin::Lines),
         },
-        Value::Array(items) => (items, Origin::Loglines),
         _ => {
             return Err(LoadError::invalid(
                 path,
@@ -118,10 +131,17 @@ fn parse_document(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadErro
         }
     };
     let mut session = Session::new(path, origin);
-    for (i, record) in records.iter().enumerate() {
-        session.record(i + 1, record);
+    for (i, raw) in records.iter().enumerate() {
+        match serde_json::from_str::<Record>(raw.get()) {
+            Ok(record) => session.record(i + 1, &record),
+            Err(_) => session.warn_at(i + 1, "not a JSON object; skipped"),
+        }
     }
     Ok(vec![session.finish()])
+}
+
+fn list(raw: &RawValue) -> Option<Vec<&RawValue>> {
+    serde_json::from_str(raw.get()).ok()
 }
 
 impl<'a> Session<'a> {
@@ -153,26 +173,30 @@ impl<'a> Session<'a> {
         self.steps.warn(text);
     }
 
-    fn record(&mut self, at: usize, value: &Value) {
+    fn record(&mut self, at: usize, record: &Record) {
         self.records += 1;
-        if !value.is_object() {
-            self.warn_at(at, "not a JSON object; skipped");
-            return;
-        }
-        self.note_session(value);
+        self.note_session(record);
         // Old usage-only logs (ccusage fixtures) have no `type`: the message's role says it.
-        let kind = str_field(value, "type")
-            .or_else(|| value.get("message").and_then(|m| str_field(m, "role")))
-            .unwrap_or("");
-        let agent = self.agent_of(value);
+        let role;
+        let kind = match record.kind.get() {
+            Some(kind) => kind,
+            None => {
+                role = record
+                    .message
+                    .and_then(ApiMessage::parse)
+                    .and_then(|m| m.role.0);
+                role.as_deref().unwrap_or("")
+            }
+        };
+        let agent = self.agent_of(record);
         let agent = agent.as_deref();
         match kind {
-            "assistant" => self.assistant(at, value, agent),
-            "user" => self.user(at, value, agent),
-            "system" => self.system(value, agent),
-            "result" => self.result(value),
-            "tool_use" => self.bare_tool_use(value, agent),
-            "tool_result" => self.bare_tool_result(at, value, agent),
+            "assistant" => self.assistant(at, record, agent),
+            "user" => self.user(at, record, agent),
+            "system" => self.system(record, agent),
+            "result" => self.result(record),
+            "tool_use" => self.bare_tool_use(record, agent),
+            "tool_result" => self.bare_tool_result(at, record, agent),
             "" => self.warn_at(at, "a record without a `type`; skipped"),
             k if BOOKKEEPING.contains(&k) => {}
             other => {
@@ -182,30 +206,26 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn note_session(&mut self, value: &Value) {
+    fn note_session(&mut self, record: &Record) {
         if self.session_id.is_none() {
-            self.session_id = str_field(value, "sessionId")
-                .or_else(|| str_field(value, "session_id"))
-                .filter(|id| !id.is_empty())
-                .map(String::from);
+            self.session_id = record.session_id().map(String::from);
         }
         if self.version.is_none() {
-            self.version = str_field(value, "version").map(String::from);
+            self.version = record.version.get().map(String::from);
         }
     }
 
     /// Which agent a record belongs to: `None` for the main conversation; a subagent's
     /// records are marked `isSidechain` (session files) or name the call that started
     /// them (`parent_tool_use_id`, stream-json).
-    fn agent_of(&self, value: &Value) -> Option<String> {
-        if value.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-            return Some(
-                str_field(value, "agentId")
-                    .map(|id| format!("sidechain {id}"))
-                    .unwrap_or_else(|| "sidechain".to_string()),
-            );
+    fn agent_of(&self, record: &Record) -> Option<String> {
+        if record.is_sidechain.is_true() {
+            return Some(match record.agent_id.non_empty() {
+                Some(id) => format!("sidechain {id}"),
+                None => "sidechain".to_string(),
+            });
         }
-        let parent = str_field(value, "parent_tool_use_id")?;
+        let parent = record.parent_tool_use_id.non_empty()?;
         Some(
             self.subagents
                 .get(parent)
@@ -214,11 +234,11 @@ impl<'a> Session<'a> {
         )
     }
 
-    fn system(&mut self, value: &Value, agent: Option<&str>) {
-        match str_field(value, "subtype") {
+    fn system(&mut self, record: &Record, agent: Option<&str>) {
+        match record.subtype.get() {
             Some("init") => {
                 self.stream_json = true;
-                if let Some(model) = str_field(value, "model") {
+                if let Some(model) = record.model.get() {
                     self.note_model(model);
                 }
             }
@@ -236,10 +256,10 @@ impl<'a> Session<'a> {
 
     /// stream-json's last line: what the run cost and how it ended. Other tools write
     /// `result` records of their own shape into session files; those carry none of these.
-    fn result(&mut self, value: &Value) {
-        let is_error = value.get("is_error").and_then(Value::as_bool);
-        let subtype = str_field(value, "subtype");
-        let cost = super::json::f64_field(value, "total_cost_usd");
+    fn result(&mut self, record: &Record) {
+        let is_error = record.is_error.0;
+        let subtype = record.subtype.get();
+        let cost = record.total_cost_usd.f64();
         if is_error.is_none() && subtype.is_none() && cost.is_none() {
             return;
         }
@@ -248,7 +268,7 @@ impl<'a> Session<'a> {
         t.exit_status = subtype
             .map(String::from)
             .or_else(|| is_error.map(|e| if e { "error" } else { "success" }.to_string()));
-        let usage = assistant::usage(value.get("usage"), cost);
+        let usage = assistant::usage(&ApiUsage::parse(record.usage), cost);
         t.usage.cost = usage.cost;
         t.usage.tokens_in = usage.tokens_in;
         t.usage.tokens_out = usage.tokens_out;

@@ -16,15 +16,17 @@
 mod action;
 mod events;
 mod items;
+mod record;
 
 #[cfg(test)]
 mod tests;
 
 use super::LoadError;
-use super::json::{each_json_line, str_field};
+use super::json::{JsonLine, each_json_line};
 use super::tool_steps::{Outcome, StepBuilder};
 use crate::model::{Format, Message, Trajectory, Usage};
-use serde_json::Value;
+use record::{Line, Payload, value};
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -62,16 +64,20 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let mut rollout = Rollout::new(path);
     let mut records = 0;
     let mut first_problem = None;
-    each_json_line(path, bytes, |line| match line {
-        Ok(line) => {
-            records += 1;
-            rollout.record(line.line, &line.value);
-        }
-        Err(warning) => {
-            first_problem.get_or_insert_with(|| warning.clone());
-            rollout.steps.warn(warning);
-        }
-    });
+    each_json_line(
+        path,
+        bytes,
+        |line: Result<JsonLine<&RawValue>, String>| match line {
+            Ok(line) => {
+                records += 1;
+                rollout.record(line.line, line.value);
+            }
+            Err(warning) => {
+                first_problem.get_or_insert_with(|| warning.clone());
+                rollout.steps.warn(warning);
+            }
+        },
+    );
     if records == 0 {
         let why = first_problem.map(|w| format!(" ({w})")).unwrap_or_default();
         return Err(LoadError::invalid(
@@ -110,26 +116,31 @@ impl<'a> Rollout<'a> {
         self.unknown.entry(kind).or_insert((line, 0)).1 += 1;
     }
 
-    fn record(&mut self, line: usize, value: &Value) {
-        if !value.is_object() {
+    fn record(&mut self, line: usize, raw: &RawValue) {
+        let Ok(record) = serde_json::from_str::<Line>(raw.get()) else {
             self.warn_at(line, "not a JSON object; skipped");
             return;
-        }
-        let timestamp = str_field(value, "timestamp").map(String::from);
-        match (str_field(value, "type"), value.get("payload")) {
-            (Some(kind), Some(payload)) => self.envelope(line, kind, payload, timestamp),
+        };
+        let timestamp = record.timestamp.get().map(String::from);
+        let payload = record.payload.map_or(raw.get(), RawValue::get);
+        let Some(payload) = Payload::parse(payload) else {
+            self.warn_at(line, "a payload that is not a JSON object; skipped");
+            return;
+        };
+        match (record.kind.get(), record.payload) {
+            (Some(kind), Some(_)) => self.envelope(line, kind, &payload, timestamp),
             // The envelope-less layout of early rollouts.
-            (Some(_), None) => self.item(line, value, timestamp),
-            (None, _) if value.get("record_type").is_some() => {}
-            (None, _) if value.get("id").is_some() => self.session_meta(value),
+            (Some(_), None) => self.item(line, &payload, timestamp),
+            (None, _) if record.record_type.is_some() => {}
+            (None, _) if record.id.is_some() => self.session_meta(&payload),
             (None, _) => self.warn_at(line, "a record without a `type`; skipped"),
         }
     }
 
-    fn envelope(&mut self, line: usize, kind: &str, payload: &Value, ts: Option<String>) {
+    fn envelope(&mut self, line: usize, kind: &str, payload: &Payload, ts: Option<String>) {
         match kind {
             "session_meta" => self.session_meta(payload),
-            "turn_context" => self.note_model(str_field(payload, "model")),
+            "turn_context" => self.note_model(payload.model.get()),
             "response_item" => self.item(line, payload, ts),
             "event_msg" => self.event(payload),
             "compacted" => self.compacted(payload),
@@ -138,22 +149,23 @@ impl<'a> Rollout<'a> {
         }
     }
 
-    fn session_meta(&mut self, meta: &Value) {
+    fn session_meta(&mut self, meta: &Payload) {
         if self.session_id.is_none() {
-            self.session_id = str_field(meta, "id")
-                .or_else(|| str_field(meta, "session_id"))
-                .filter(|id| !id.is_empty())
+            self.session_id = meta
+                .id
+                .non_empty()
+                .or_else(|| meta.session_id.non_empty())
                 .map(String::from);
         }
         if self.cli_version.is_none() {
-            self.cli_version = str_field(meta, "cli_version").map(String::from);
+            self.cli_version = meta.cli_version.get().map(String::from);
         }
-        self.note_model(str_field(meta, "model"));
-        let instructions = str_field(meta, "instructions")
-            .or_else(|| {
-                meta.get("base_instructions")
-                    .and_then(|b| str_field(b, "text"))
-            })
+        self.note_model(meta.model.get());
+        let base = value(meta.base_instructions);
+        let instructions = meta
+            .instructions
+            .get()
+            .or_else(|| base.get("text").and_then(serde_json::Value::as_str))
             .filter(|text| !text.trim().is_empty());
         if let Some(text) = instructions
             && !self.instructions_seen
@@ -172,9 +184,9 @@ impl<'a> Rollout<'a> {
 
     /// The model's history was replaced: by the items kept (`replacement_history`), or by a
     /// summary.
-    fn compacted(&mut self, payload: &Value) {
+    fn compacted(&mut self, payload: &Payload) {
         self.steps.compact(None);
-        match payload.get("replacement_history").and_then(Value::as_array) {
+        match value(payload.replacement_history).as_array() {
             Some(history) => {
                 for item in history {
                     if let Some(message) = items::message_of(item) {
@@ -183,7 +195,7 @@ impl<'a> Rollout<'a> {
                 }
             }
             None => {
-                if let Some(summary) = str_field(payload, "message").filter(|m| !m.is_empty()) {
+                if let Some(summary) = payload.message.non_empty() {
                     self.steps.push_message(None, Message::user(summary));
                 }
             }

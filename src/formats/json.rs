@@ -205,11 +205,11 @@ mod tests {
     }
 }
 
-/// One parsed line of a JSONL file.
-pub struct JsonLine {
+/// One parsed line of a JSONL file: a JSON value, or a record type of the loader's.
+pub struct JsonLine<T = Value> {
     /// 1-based line number in the file.
     pub line: usize,
-    pub value: Value,
+    pub value: T,
 }
 
 /// The JSON values of a JSONL file, and a warning per line that is not JSON. A last line cut
@@ -224,12 +224,13 @@ pub fn json_lines(path: &std::path::Path, bytes: &[u8]) -> (Vec<JsonLine>, Vec<S
     (values, warnings)
 }
 
-/// [`json_lines`] one line at a time, in file order, for loaders that need only one record
-/// in memory: a value, or the warning for a line that is not JSON.
-pub fn each_json_line(
+/// [`json_lines`] one line at a time, in file order, each read as `T`: loaders that need one
+/// record in memory at a time, and only some of its fields, read it into a struct that
+/// borrows from `bytes`. A line that is JSON but not a `T` is a warning too.
+pub fn each_json_line<'a, T: serde::Deserialize<'a>>(
     path: &std::path::Path,
-    bytes: &[u8],
-    mut on_line: impl FnMut(Result<JsonLine, String>),
+    bytes: &'a [u8],
+    mut on_line: impl FnMut(Result<JsonLine<T>, String>),
 ) {
     let mut start = 0;
     let mut line_no = 0;
@@ -242,7 +243,7 @@ pub fn each_json_line(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        on_line(match serde_json::from_slice::<Value>(line) {
+        on_line(match serde_json::from_slice::<T>(line) {
             Ok(value) => Ok(JsonLine {
                 line: line_no,
                 value,
@@ -250,6 +251,11 @@ pub fn each_json_line(
             Err(err) if is_last && err.is_eof() => Err(format!(
                 "{}:{line_no}: last line is incomplete (still being written?); skipped",
                 path.display()
+            )),
+            Err(err) if err.is_data() => Err(format!(
+                "{}:{line_no}: {}; line skipped",
+                path.display(),
+                strip_position(&err.to_string())
             )),
             Err(err) => Err(format!(
                 "{}:{line_no}:{}: not JSON ({}); line skipped",
@@ -272,6 +278,23 @@ fn strip_position(text: &str) -> &str {
 mod json_lines_tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn typed_lines_of_another_shape_become_warnings() {
+        #[derive(serde::Deserialize)]
+        struct Rec {
+            n: u32,
+        }
+        let mut seen = Vec::new();
+        each_json_line::<Rec>(Path::new("t.jsonl"), b"{\"n\":1}\n[true]\n{\"n\":2}", |l| {
+            seen.push(l.map(|l| (l.line, l.value.n)));
+        });
+        assert_eq!(seen[0], Ok((1, 1)));
+        let warning = seen[1].clone().unwrap_err();
+        assert!(warning.starts_with("t.jsonl:2: invalid type"), "{warning}");
+        assert!(warning.ends_with("; line skipped"), "{warning}");
+        assert_eq!(seen[2], Ok((3, 2)));
+    }
 
     #[test]
     fn bad_and_torn_lines_become_warnings() {

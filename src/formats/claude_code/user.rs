@@ -1,7 +1,8 @@
 //! Claude Code `user` records: prompts, and the tool results that answer earlier calls.
 
 use super::Session;
-use crate::formats::json::{content_text, str_field};
+use super::record::{ApiMessage, Block, Record, content_blocks, value};
+use crate::formats::json::content_text;
 use crate::formats::tool_steps::{CallAt, Outcome};
 use crate::model::Message;
 use serde_json::Value;
@@ -26,48 +27,38 @@ const PREAMBLES: &[&str] = &[
 ];
 
 impl Session<'_> {
-    pub(super) fn user(&mut self, at: usize, value: &Value, agent: Option<&str>) {
-        let content = match value.get("message") {
-            Some(Value::Object(message)) if message.is_empty() => return,
-            Some(Value::Object(message)) => match message.get("content") {
-                Some(content) => content,
-                None => {
-                    self.warn_at(at, "a user record without `message.content`; skipped");
-                    return;
-                }
-            },
+    pub(super) fn user(&mut self, at: usize, record: &Record, agent: Option<&str>) {
+        let message = match record.message.map(|raw| (raw, ApiMessage::parse(raw))) {
+            Some((_, Some(message))) if message.is_empty() => return,
+            Some((_, Some(message))) if message.content.is_none() => {
+                self.warn_at(at, "a user record without `message.content`; skipped");
+                return;
+            }
+            Some((_, Some(message))) => message,
             _ => {
                 self.warn_at(at, "a user record without a message object; skipped");
                 return;
             }
         };
-        if value.get("isCompactSummary").and_then(Value::as_bool) == Some(true) {
+        let blocks = content_blocks(message.content);
+        if record.is_compact_summary.is_true() {
             self.steps.compact(agent);
-            self.steps
-                .push_message(agent, Message::user(content_text(content)));
+            let summary = texts(&blocks.iter().collect::<Vec<_>>());
+            self.steps.push_message(agent, Message::user(summary));
             return;
         }
-        let (results, texts): (Vec<&Value>, Vec<&Value>) = match content {
-            Value::Array(blocks) => blocks
-                .iter()
-                .partition(|b| str_field(b, "type") == Some("tool_result")),
-            other => (Vec::new(), vec![other]),
-        };
+        let (results, others): (Vec<&Block>, Vec<&Block>) = blocks
+            .iter()
+            .partition(|b| b.kind.get() == Some("tool_result"));
         let single = results.len() == 1;
         for block in &results {
-            self.tool_result(at, value, block, agent, single);
+            self.tool_result(at, record, block, agent, single);
         }
-        let text = texts
-            .iter()
-            .map(|t| content_text(t))
-            .filter(|t| !t.trim().is_empty())
-            .collect::<Vec<_>>()
-            .join("\n");
+        let text = texts(&others);
         if text.is_empty() {
             return;
         }
-        let is_meta = value.get("isMeta").and_then(Value::as_bool) == Some(true);
-        if !results.is_empty() || is_meta || is_preamble(&text) {
+        if !results.is_empty() || record.is_meta.is_true() || is_preamble(&text) {
             self.steps.push_message(agent, Message::user(text));
         } else {
             if self.steps.trajectory.task.is_none() && agent.is_none() {
@@ -80,33 +71,34 @@ impl Session<'_> {
     fn tool_result(
         &mut self,
         at: usize,
-        record: &Value,
-        block: &Value,
+        record: &Record,
+        block: &Block,
         agent: Option<&str>,
         single: bool,
     ) {
-        let mut text = content_text(block.get("content").unwrap_or(&Value::Null));
+        let mut text = content_text(&value(block.content));
         if text.is_empty() {
-            text = str_field(block, "text").unwrap_or("").to_string();
+            text = block.text.get().unwrap_or("").to_string();
         }
-        let id = str_field(block, "tool_use_id");
+        let id = block.tool_use_id.non_empty();
         let call = match id {
             Some(id) => self.steps.call_at(id),
             // Results without an id: the record may name the call, else the oldest call
             // still waiting in this agent's latest step.
-            None => str_field(record, "sourceToolUseID")
+            None => record
+                .source_tool_use_id
+                .non_empty()
                 .and_then(|id| self.steps.call_at(id))
                 .or_else(|| self.steps.pending_call(agent)),
         };
         let Some(call) = call else {
-            let entry = self.unmatched.get_or_insert((at, 0));
-            entry.1 += 1;
+            self.unmatched.get_or_insert((at, 0)).1 += 1;
             self.steps.orphan_result(agent, id, text);
             return;
         };
         let outcome = Outcome {
             exit_code: exit_code(&text),
-            failed: block.get("is_error").and_then(Value::as_bool) == Some(true),
+            failed: block.is_error.is_true(),
             data: if single {
                 self.file_data(call, record)
             } else {
@@ -121,24 +113,20 @@ impl Session<'_> {
     /// `toolUseResult` of a file tool: an Edit's `structuredPatch` and `originalFile`, a
     /// Write's `content`, a Read's `file`. Only when the record answers one call, so that
     /// it cannot be tied to the wrong one.
-    fn file_data(&self, call: CallAt, record: &Value) -> Option<Value> {
+    fn file_data(&self, call: CallAt, record: &Record) -> Option<Value> {
         let name = self.steps.call(call)?.name.as_str();
-        // Session files say `toolUseResult`; stream-json says `tool_use_result`.
-        let data = record
-            .get("toolUseResult")
-            .or_else(|| record.get("tool_use_result"))
-            .filter(|d| d.is_object())?;
-        FILE_TOOLS.contains(&name).then(|| data.clone())
+        if !FILE_TOOLS.contains(&name) {
+            return None;
+        }
+        Some(value(record.tool_use_result())).filter(Value::is_object)
     }
 
     /// Schema-drift logs write a result as a record of its own, answering the last call.
-    pub(super) fn bare_tool_result(&mut self, at: usize, value: &Value, agent: Option<&str>) {
-        let text = value
-            .get("output")
-            .or_else(|| value.get("content"))
-            .map(content_text)
-            .unwrap_or_default();
-        let call = str_field(value, "tool_use_id")
+    pub(super) fn bare_tool_result(&mut self, at: usize, record: &Record, agent: Option<&str>) {
+        let text = content_text(&value(record.output.or(record.content)));
+        let call = record
+            .tool_use_id
+            .non_empty()
             .and_then(|id| self.steps.call_at(id))
             .or_else(|| self.steps.pending_call(agent));
         match call {
@@ -146,18 +134,30 @@ impl Session<'_> {
                 call,
                 Outcome {
                     exit_code: exit_code(&text),
-                    failed: value.get("is_error").and_then(Value::as_bool) == Some(true),
+                    failed: record.is_error.is_true(),
                     text,
                     ..Outcome::default()
                 },
             ),
             None => {
-                let entry = self.unmatched.get_or_insert((at, 0));
-                entry.1 += 1;
+                self.unmatched.get_or_insert((at, 0)).1 += 1;
                 self.steps.orphan_result(agent, None, text);
             }
         }
     }
+}
+
+/// The text of prompt blocks: text as it is, images as `[image]`, other blocks skipped.
+fn texts(blocks: &[&Block]) -> String {
+    blocks
+        .iter()
+        .filter_map(|b| match b.kind.get().unwrap_or("") {
+            kind if kind.contains("image") => Some("[image]"),
+            _ => b.text.get(),
+        })
+        .filter(|t| !t.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn is_preamble(text: &str) -> bool {

@@ -4,32 +4,38 @@
 
 use super::Rollout;
 use super::action::duration_of;
+use super::record::{Payload, value};
 use crate::formats::json::{content_text, str_field, to_text, u64_field};
 use crate::formats::tool_steps::Outcome;
 use crate::model::Usage;
 use serde_json::Value;
 
 impl Rollout<'_> {
-    pub(super) fn event(&mut self, event: &Value) {
-        match str_field(event, "type").unwrap_or("") {
+    pub(super) fn event(&mut self, event: &Payload) {
+        match event.kind.get().unwrap_or("") {
             "token_count" => self.token_count(event),
             "exec_command_end" => self.exec_end(event),
             "patch_apply_end" => self.patch_end(event),
             "mcp_tool_call_end" => self.mcp_end(event),
             "user_message" if self.event_task.is_none() => {
-                self.event_task = str_field(event, "message")
+                self.event_task = event
+                    .message
+                    .get()
                     .filter(|m| !m.trim().is_empty())
                     .map(String::from);
             }
             "context_compacted" => self.steps.compact(None),
             "task_complete" => self.end("completed".to_string()),
             "turn_aborted" => {
-                let reason = str_field(event, "reason").unwrap_or("unknown");
+                let reason = event.reason.get().unwrap_or("unknown");
                 self.end(format!("aborted: {reason}"));
             }
             "error" => {
-                let message = str_field(event, "message")
-                    .or_else(|| event.get("error").and_then(|e| str_field(e, "message")))
+                let error = value(event.error);
+                let message = event
+                    .message
+                    .get()
+                    .or_else(|| str_field(&error, "message"))
                     .unwrap_or("");
                 let first_line = message.lines().next().unwrap_or("");
                 self.end(
@@ -49,10 +55,11 @@ impl Rollout<'_> {
 
     /// Sent after each model response: the response's tokens (`last_token_usage`) and the
     /// session's running total. It also closes the response's step.
-    fn token_count(&mut self, event: &Value) {
-        let Some(info) = event.get("info").filter(|i| i.is_object()) else {
+    fn token_count(&mut self, event: &Payload) {
+        let info = value(event.info);
+        if !info.is_object() {
             return;
-        };
+        }
         self.steps.close(None);
         if let Some(total) = info.get("total_token_usage") {
             let total = tokens(total);
@@ -69,7 +76,7 @@ impl Rollout<'_> {
         let (tokens_in, tokens_out) = match info.get("last_token_usage") {
             Some(last) => tokens(last),
             // Early rollouts: `{prompt, completion}` per response.
-            None => (u64_field(info, "prompt"), u64_field(info, "completion")),
+            None => (u64_field(&info, "prompt"), u64_field(&info, "completion")),
         };
         if tokens_in.is_none() && tokens_out.is_none() {
             return;
@@ -88,47 +95,50 @@ impl Rollout<'_> {
         }
     }
 
-    fn exec_end(&mut self, event: &Value) {
-        let Some(call) = str_field(event, "call_id").and_then(|id| self.steps.call_at(id)) else {
+    fn exec_end(&mut self, event: &Payload) {
+        let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
             return;
         };
         let outcome = Outcome {
-            exit_code: event.get("exit_code").and_then(Value::as_i64),
-            duration_s: event.get("duration").and_then(duration_of),
+            exit_code: event.exit_code.i64(),
+            duration_s: duration_of(&value(event.duration)),
             ..Outcome::default()
         };
         self.steps.annotate(call, outcome);
-        let text = ["aggregated_output", "formatted_output", "stdout"]
-            .iter()
-            .find_map(|k| str_field(event, k).filter(|s| !s.is_empty()));
+        let text = [
+            &event.aggregated_output,
+            &event.formatted_output,
+            &event.stdout,
+        ]
+        .into_iter()
+        .find_map(|s| s.non_empty());
         self.fallback(event, text.map(String::from));
     }
 
     /// `apply_patch` results: success, and the per-file changes the diff layer wants.
-    fn patch_end(&mut self, event: &Value) {
-        let Some(call) = str_field(event, "call_id").and_then(|id| self.steps.call_at(id)) else {
+    fn patch_end(&mut self, event: &Payload) {
+        let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
             return;
         };
         let outcome = Outcome {
-            failed: event.get("success").and_then(Value::as_bool) == Some(false),
-            data: event.get("changes").filter(|c| c.is_object()).cloned(),
+            failed: event.success.0 == Some(false),
+            data: Some(value(event.changes)).filter(Value::is_object),
             ..Outcome::default()
         };
         self.steps.annotate(call, outcome);
-        let text = [str_field(event, "stdout"), str_field(event, "stderr")]
+        let text = [event.stdout.non_empty(), event.stderr.non_empty()]
             .into_iter()
             .flatten()
-            .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
             .join("\n");
         self.fallback(event, Some(text));
     }
 
-    fn mcp_end(&mut self, event: &Value) {
-        let Some(call) = str_field(event, "call_id").and_then(|id| self.steps.call_at(id)) else {
+    fn mcp_end(&mut self, event: &Payload) {
+        let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
             return;
         };
-        let result = event.get("result").unwrap_or(&Value::Null);
+        let result = value(event.result);
         let (text, failed) = match (result.get("Ok"), result.get("Err")) {
             (Some(ok), _) => (
                 content_text(ok.get("content").unwrap_or(&Value::Null)),
@@ -139,19 +149,17 @@ impl Rollout<'_> {
         };
         let outcome = Outcome {
             failed,
-            duration_s: event.get("duration").and_then(duration_of),
+            duration_s: duration_of(&value(event.duration)),
             ..Outcome::default()
         };
         self.steps.annotate(call, outcome);
         self.fallback(event, Some(text));
     }
-}
 
-impl Rollout<'_> {
     /// An event's copy of a call's output, used only if the log lacks the output item (the
     /// model saw that one; the event may be formatted differently).
-    fn fallback(&mut self, event: &Value, text: Option<String>) {
-        if let (Some(id), Some(text)) = (str_field(event, "call_id"), text)
+    fn fallback(&mut self, event: &Payload, text: Option<String>) {
+        if let (Some(id), Some(text)) = (event.call_id.get(), text)
             && !text.is_empty()
         {
             self.event_outputs.push((id.to_string(), text));

@@ -2,6 +2,7 @@
 
 use super::Rollout;
 use super::action::{output_outcome, render};
+use super::record::{Payload, value};
 use crate::formats::json::{content_text, str_field, to_text};
 use crate::model::{Message, Role, ToolCall};
 use serde_json::Value;
@@ -22,8 +23,8 @@ const PREAMBLES: &[&str] = &[
 ];
 
 impl Rollout<'_> {
-    pub(super) fn item(&mut self, line: usize, item: &Value, ts: Option<String>) {
-        let kind = str_field(item, "type").unwrap_or("");
+    pub(super) fn item(&mut self, line: usize, item: &Payload, ts: Option<String>) {
+        let kind = item.kind.get().unwrap_or("");
         match kind {
             "message" => self.message(item, ts),
             "reasoning" => {
@@ -34,30 +35,34 @@ impl Rollout<'_> {
                 }
             }
             "function_call" | "custom_tool_call" | "tool_search_call" | "tool_call" => {
-                let name = str_field(item, "name")
-                    .or_else(|| item.get("function").and_then(|f| str_field(f, "name")))
+                let function = value(item.function);
+                let name = item
+                    .name
+                    .get()
+                    .or_else(|| function.get("name").and_then(Value::as_str))
                     .unwrap_or(match kind {
                         "tool_search_call" => "tool_search",
                         _ => "tool",
-                    });
-                let arguments = match item.get("arguments").or_else(|| item.get("input")) {
-                    None | Some(Value::Null) => String::new(),
-                    Some(Value::String(s)) => s.clone(),
-                    Some(other) => other.to_string(),
+                    })
+                    .to_string();
+                let arguments = match value(item.arguments.or(item.input)) {
+                    Value::Null => String::new(),
+                    Value::String(s) => s,
+                    other => other.to_string(),
                 };
-                self.call(item, name, arguments, true, ts);
+                self.call(item, &name, arguments, true, ts);
             }
             "local_shell_call" => {
-                let action = item.get("action").cloned().unwrap_or(Value::Null);
-                self.call(item, "local_shell", action.to_string(), true, ts);
+                let action = value(item.action).to_string();
+                self.call(item, "local_shell", action, true, ts);
             }
             // Searches and images come back inside the model's own response.
             "web_search_call" => {
-                let action = item.get("action").cloned().unwrap_or(Value::Null);
-                self.call(item, "web_search", action.to_string(), false, ts);
+                let action = value(item.action).to_string();
+                self.call(item, "web_search", action, false, ts);
             }
             "image_generation_call" => {
-                let prompt = str_field(item, "revised_prompt").unwrap_or("");
+                let prompt = item.revised_prompt.get().unwrap_or("");
                 let arguments = serde_json::json!({ "prompt": prompt }).to_string();
                 self.call(item, "image_generation", arguments, false, ts);
             }
@@ -78,10 +83,11 @@ impl Rollout<'_> {
         }
     }
 
-    fn message(&mut self, item: &Value, ts: Option<String>) {
-        let Some(message) = message_of(item) else {
+    fn message(&mut self, item: &Payload, ts: Option<String>) {
+        let Some(role) = item.role.get().and_then(Role::parse) else {
             return;
         };
+        let message = Message::new(role, content_text(&value(item.content)));
         match message.role {
             Role::Assistant => {
                 if !message.content.trim().is_empty() {
@@ -105,15 +111,17 @@ impl Rollout<'_> {
 
     fn call(
         &mut self,
-        item: &Value,
+        item: &Payload,
         name: &str,
         arguments: String,
         expects: bool,
         ts: Option<String>,
     ) {
         let step = self.model_step(ts);
-        let id = str_field(item, "call_id")
-            .or_else(|| str_field(item, "id"))
+        let id = item
+            .call_id
+            .non_empty()
+            .or_else(|| item.id.non_empty())
             .map(String::from);
         let action = render(name, &arguments);
         let call = ToolCall {
@@ -124,15 +132,11 @@ impl Rollout<'_> {
         self.steps.add_call(step, call, action, expects);
     }
 
-    fn output(&mut self, line: usize, item: &Value) {
+    fn output(&mut self, line: usize, item: &Payload) {
         self.steps.close(None);
-        let raw = item
-            .get("output")
-            .or_else(|| item.get("result"))
-            .or_else(|| item.get("tools"))
-            .unwrap_or(&Value::Null);
-        let outcome = output_outcome(raw);
-        let id = str_field(item, "call_id");
+        let raw = value(item.output.or(item.result).or(item.tools));
+        let outcome = output_outcome(&raw);
+        let id = item.call_id.non_empty();
         let call = match id {
             Some(id) => self.steps.call_at(id),
             None => self.steps.pending_call(None),
@@ -158,22 +162,22 @@ pub(super) fn message_of(item: &Value) -> Option<Message> {
 }
 
 /// A reasoning item's summary, or its raw content when there is no summary (open models).
-fn reasoning_text(item: &Value) -> String {
-    let texts = |key: &str| -> String {
-        match item.get(key) {
-            Some(Value::Array(parts)) => parts
+fn reasoning_text(item: &Payload) -> String {
+    let texts = |raw| -> String {
+        match value(raw) {
+            Value::Array(parts) => parts
                 .iter()
                 .map(|p| p.get("text").map(to_text).unwrap_or_default())
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n\n"),
-            Some(Value::String(s)) => s.clone(),
+            Value::String(s) => s,
             _ => String::new(),
         }
     };
-    let summary = texts("summary");
+    let summary = texts(item.summary);
     if summary.is_empty() {
-        texts("content")
+        texts(item.content)
     } else {
         summary
     }
