@@ -20,6 +20,7 @@ mod load;
 mod mini_swe_agent;
 mod openhands;
 mod raw;
+mod run_cache;
 mod swe_agent;
 mod task;
 mod tool_steps;
@@ -30,6 +31,7 @@ pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
 pub use load::{Loaded, Progress, load_bytes, load_file, load_run, load_run_summaries};
+pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;
