@@ -75,7 +75,7 @@ fn claude_code_log_representative_session() {
         return;
     };
     let t = load(&dir.join("representative_messages.jsonl"));
-    assert_eq!(t.instance_id, "test_session");
+    assert_eq!(t.instance_id, "representative_messages");
     assert_eq!(t.model.as_deref(), Some("claude-3-sonnet-20240229"));
     assert_eq!(
         t.task.as_deref(),
@@ -158,7 +158,10 @@ fn agent_sessions_claude_fixtures() {
         return;
     };
     let t = load(&dir.join("large.jsonl"));
-    assert_eq!(t.instance_id, "ses_stage0_large");
+    assert_eq!(
+        t.instance_id, "large",
+        "named by the fixture, not the session"
+    );
     assert_eq!(t.format_detail.as_deref(), Some("session v2.1.80"));
     assert_eq!(t.task.as_deref(), Some("Start"));
     assert_eq!(t.steps.len(), 5);
@@ -197,7 +200,7 @@ fn ccusage_claude_usage_logs() {
         return;
     };
     let t = load(&dir.join("fixtures/claude/projects/project-alpha/session-alpha/chat.jsonl"));
-    assert_eq!(t.instance_id, "session-alpha");
+    assert_eq!(t.instance_id, "chat");
     assert_eq!(t.steps.len(), 3);
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4-20250514"));
     let usage = t.total_usage();
@@ -250,7 +253,7 @@ fn stream_json_fixture() {
     let t = load(&path);
     assert_eq!(t.format, Format::ClaudeCode);
     assert_eq!(t.format_detail.as_deref(), Some("stream-json"));
-    assert_eq!(t.instance_id, "4b0c7d2e-5f1a-4c8e-9d3b-2a6e8f1c0d97");
+    assert_eq!(t.instance_id, "claude_code_stream");
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4-5-20250929"));
     assert_eq!(t.exit_status.as_deref(), Some("success"));
     assert_eq!(t.steps.len(), 7);
@@ -306,7 +309,7 @@ fn agent_sessions_codex_fixtures() {
         return;
     };
     let t = load(&dir.join("codex_050_legacy.jsonl"));
-    assert_eq!(t.instance_id, "test-legacy-session");
+    assert_eq!(t.instance_id, "codex_050_legacy");
     assert_eq!(t.format_detail.as_deref(), Some("cli 0.50.0"));
     assert_eq!(t.steps.len(), 0);
     assert_eq!(tokens(&t), (Some(1420), Some(910)));
@@ -329,7 +332,7 @@ fn agent_sessions_codex_fixtures() {
     assert_eq!(tokens(&t), (Some(12091), Some(182)));
 
     let t = load(&dir.join("stage0/agents/codex/small.jsonl"));
-    assert_eq!(t.instance_id, "019fc8be-3658-7ca3-9e29-000000000000");
+    assert_eq!(t.instance_id, "small");
     assert_eq!(t.format_detail.as_deref(), Some("cli 0.146.0"));
     assert_eq!(t.model.as_deref(), Some("gpt-5.6-luna"));
     assert_eq!(t.task.as_deref(), Some("List the files\n[image]"));

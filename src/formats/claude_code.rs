@@ -303,7 +303,7 @@ impl<'a> Session<'a> {
         let t = &mut self.steps.trajectory;
         t.format_detail = Some(detail);
         if let Some(id) = self.session_id.take() {
-            t.instance_id = id;
+            t.instance_id = super::tool_steps::instance_id(&t.instance_id, id);
         }
         self.steps.finish()
     }

@@ -233,7 +233,7 @@ impl<'a> Rollout<'a> {
             None => "rollout".to_string(),
         });
         if let Some(id) = self.session_id.take() {
-            t.instance_id = id;
+            t.instance_id = super::tool_steps::instance_id(&t.instance_id, id);
         }
         if t.task.is_none() {
             t.task = self.event_task.take();

@@ -419,6 +419,17 @@ fn append(to: &mut String, text: &str, separator: &str) {
     to.push_str(text);
 }
 
+/// The instance id of a session log: the file's name when a harness named it (eval runs
+/// save `<instance_id>.jsonl`, and results join on that), the session id when the tool
+/// named the file after the session itself (`<session>.jsonl`, `rollout-<time>-<session>`).
+pub fn instance_id(file_stem: &str, session: String) -> String {
+    if !session.is_empty() && file_stem.contains(session.as_str()) {
+        session
+    } else {
+        file_stem.to_string()
+    }
+}
+
 /// `name {"arg":…}`: how a call reads when its tool has no better rendering.
 pub fn generic_action(name: &str, arguments: &str) -> String {
     let arguments = arguments.trim();
@@ -555,6 +566,19 @@ mod tests {
         let t = b.finish();
         assert_eq!(t.steps[0].usage.tokens_in, Some(100));
         assert_eq!(t.steps[0].usage.tokens_out, Some(40));
+    }
+
+    #[test]
+    fn instance_ids_from_harness_names_or_sessions() {
+        assert_eq!(
+            instance_id("django__django-11133", "9f1c-42".into()),
+            "django__django-11133"
+        );
+        assert_eq!(instance_id("9f1c-42", "9f1c-42".into()), "9f1c-42");
+        assert_eq!(
+            instance_id("rollout-2025-10-31T17-00-00-019a3b7e", "019a3b7e".into()),
+            "019a3b7e"
+        );
     }
 
     #[test]

@@ -5,7 +5,11 @@ use crate::model::{Format, Role, Trajectory};
 use std::path::Path;
 
 fn load(text: &str) -> Trajectory {
-    match load_bytes(Path::new("s/rollout-1.jsonl"), text.as_bytes()) {
+    load_as("s/rollout-1.jsonl", text)
+}
+
+fn load_as(name: &str, text: &str) -> Trajectory {
+    match load_bytes(Path::new(name), text.as_bytes()) {
         Ok(Loaded::Trajectories(mut ts)) => {
             assert_eq!(ts.len(), 1);
             let t = ts.remove(0);
@@ -44,7 +48,10 @@ const ROLLOUT: &str = r#"{"timestamp":"2025-10-31T17:00:00.000Z","type":"session
 
 #[test]
 fn a_rollout_reads_as_steps() {
-    let t = load(ROLLOUT);
+    let t = load_as(
+        "sessions/rollout-2025-10-31T17-00-00-019a3b7e.jsonl",
+        ROLLOUT,
+    );
     assert_eq!(t.instance_id, "019a3b7e");
     assert_eq!(t.format_detail.as_deref(), Some("cli 0.53.0"));
     assert_eq!(t.model.as_deref(), Some("gpt-5-codex"));
@@ -190,21 +197,27 @@ fn usage_only_sessions_keep_their_totals() {
 
 #[test]
 fn early_rollouts_without_an_envelope() {
-    let t = load(concat!(
-        r#"{"id":"0b1c","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#,
-        "\n",
-        r#"{"record_type":"state"}"#,
-        "\n",
-        r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]}"#,
-        "\n",
-        r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"pytest\"]}","call_id":"c1"}"#,
-        "\n",
-        r#"{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"2 failed\",\"metadata\":{\"exit_code\":1}}"}"#,
-        "\n",
-        r#"{"record_type":"state"}"#,
-        "\n",
-    ));
-    assert_eq!(t.instance_id, "0b1c");
+    let t = load_as(
+        "run/astropy__astropy-12907.jsonl",
+        concat!(
+            r#"{"id":"0b1c","timestamp":"2025-05-01T10:00:00Z","instructions":null}"#,
+            "\n",
+            r#"{"record_type":"state"}"#,
+            "\n",
+            r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Run the tests"}]}"#,
+            "\n",
+            r#"{"type":"function_call","name":"shell","arguments":"{\"command\":[\"pytest\"]}","call_id":"c1"}"#,
+            "\n",
+            r#"{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"2 failed\",\"metadata\":{\"exit_code\":1}}"}"#,
+            "\n",
+            r#"{"record_type":"state"}"#,
+            "\n",
+        ),
+    );
+    assert_eq!(
+        t.instance_id, "astropy__astropy-12907",
+        "the harness's name, not the session's"
+    );
     assert_eq!(t.format_detail.as_deref(), Some("rollout"));
     assert_eq!(t.task.as_deref(), Some("Run the tests"));
     assert_eq!(t.steps.len(), 1);
