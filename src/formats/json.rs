@@ -1,6 +1,5 @@
 //! JSON helpers shared by the loaders: top-level key scans, lenient parsing, content flattening.
 
-use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
@@ -326,18 +325,6 @@ impl<'de> serde::Deserialize<'de> for Text {
             other => to_text(&other),
         }))
     }
-}
-
-/// Deserialises `T`, or its default when the value has another shape (lenient fields).
-/// It decodes through a `Value` first: use it for small fields, never for the big arrays of
-/// a file (that doubles the parse).
-pub fn lenient<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: serde::de::DeserializeOwned + Default,
-{
-    let value = Value::deserialize(deserializer)?;
-    Ok(serde_json::from_value(value).unwrap_or_default())
 }
 
 #[cfg(test)]
