@@ -1,0 +1,274 @@
+//! One OpenHands event as serialized: an action (`action`, `args`) or an observation
+//! (`observation`, `content`, `extras`, `cause`), read leniently.
+//!
+//! Owns the raw shapes and small accessors; turning events into steps is `history.rs`'s job.
+
+use crate::formats::json::{Text, content_text, lenient, str_field, to_text, u64_field};
+use crate::model::{ToolCall, Usage};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// An event. Every field may be missing or oddly typed in some version of OpenHands.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+pub struct RawEvent {
+    #[serde(deserialize_with = "lenient")]
+    pub id: Option<i64>,
+    pub timestamp: Option<Text>,
+    /// `agent`, `user` or `environment`.
+    pub source: Text,
+    pub message: Text,
+    pub action: Option<Text>,
+    pub observation: Option<Text>,
+    /// For observations: the id of the action this answers.
+    #[serde(deserialize_with = "lenient")]
+    pub cause: Option<i64>,
+    pub args: Value,
+    pub extras: Value,
+    pub content: Text,
+    #[serde(deserialize_with = "lenient")]
+    pub tool_call_metadata: Option<ToolCallMetadata>,
+    /// Metrics accumulated up to this event (not this event's own).
+    pub llm_metrics: Value,
+}
+
+/// How an action came out of a function-calling model response.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+pub struct ToolCallMetadata {
+    pub function_name: Text,
+    pub tool_call_id: Text,
+    /// The whole LLM response (litellm's `ModelResponse`), repeated on each action it produced.
+    pub model_response: Value,
+}
+
+/// An item of a `history` list: an event, or (older evaluation outputs) an
+/// `[action, observation]` pair. Pairs are tried first: serde would also read a two-item
+/// array as an event's first two fields.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum HistoryItem {
+    Pair(Vec<RawEvent>),
+    Event(Box<RawEvent>),
+    Other(serde::de::IgnoredAny),
+}
+
+impl RawEvent {
+    pub fn action(&self) -> Option<&str> {
+        self.action
+            .as_ref()
+            .map(|t| t.0.as_str())
+            .filter(|a| !a.is_empty())
+    }
+
+    pub fn observation(&self) -> Option<&str> {
+        self.observation
+            .as_ref()
+            .map(|t| t.0.as_str())
+            .filter(|o| !o.is_empty())
+    }
+
+    pub fn timestamp(&self) -> Option<&str> {
+        self.timestamp
+            .as_ref()
+            .map(|t| t.0.as_str())
+            .filter(|t| !t.is_empty())
+    }
+
+    pub fn arg(&self, key: &str) -> Option<&str> {
+        str_field(&self.args, key)
+    }
+
+    /// An argument as text whatever its JSON type; empty when missing or null.
+    pub fn arg_text(&self, key: &str) -> String {
+        self.args.get(key).map(to_text).unwrap_or_default()
+    }
+
+    pub fn function_name(&self) -> Option<&str> {
+        self.tool_call_metadata
+            .as_ref()
+            .map(|m| m.function_name.0.as_str())
+            .filter(|n| !n.is_empty())
+    }
+
+    pub fn tool_call_id(&self) -> Option<&str> {
+        self.tool_call_metadata
+            .as_ref()
+            .map(|m| m.tool_call_id.0.as_str())
+            .filter(|n| !n.is_empty())
+    }
+
+    fn response(&self) -> Option<&Value> {
+        self.tool_call_metadata
+            .as_ref()
+            .map(|m| &m.model_response)
+            .filter(|r| r.is_object())
+    }
+
+    /// The id litellm gave the model response that produced this action.
+    pub fn response_id(&self) -> Option<&str> {
+        self.response()
+            .and_then(|r| str_field(r, "id"))
+            .filter(|id| !id.is_empty())
+    }
+
+    /// The model named in the response (`claude-3-5-sonnet-20241022`).
+    pub fn response_model(&self) -> Option<&str> {
+        self.response()
+            .and_then(|r| str_field(r, "model"))
+            .filter(|m| !m.is_empty())
+    }
+
+    fn response_message(&self) -> Option<&Value> {
+        self.response()?.pointer("/choices/0/message")
+    }
+
+    /// The text the model wrote alongside its tool calls.
+    pub fn response_text(&self) -> Option<String> {
+        self.response_message()
+            .map(|m| content_text(m.get("content").unwrap_or(&Value::Null)))
+    }
+
+    /// Every tool call of the model response, as the model emitted them.
+    pub fn response_tool_calls(&self) -> Vec<ToolCall> {
+        self.response_message()
+            .and_then(|m| m.get("tool_calls"))
+            .map(crate::formats::swe_agent::tool_calls)
+            .unwrap_or_default()
+    }
+
+    /// Tokens of the model response (`usage.prompt_tokens`, `completion_tokens`).
+    pub fn response_usage(&self) -> Usage {
+        let usage = self
+            .response()
+            .and_then(|r| r.get("usage"))
+            .unwrap_or(&Value::Null);
+        Usage {
+            tokens_in: u64_field(usage, "prompt_tokens"),
+            tokens_out: u64_field(usage, "completion_tokens"),
+            ..Usage::default()
+        }
+    }
+
+    /// The command's exit code: `extras.metadata.exit_code` (0.2x+) or `extras.exit_code`.
+    pub fn exit_code(&self) -> Option<i64> {
+        let code = self
+            .extras
+            .pointer("/metadata/exit_code")
+            .or_else(|| self.extras.get("exit_code"))?;
+        code.as_i64().or_else(|| code.as_f64().map(|f| f as i64))
+    }
+
+    /// What the model read for this observation: the content framed by the command
+    /// prefix/suffix OpenHands adds (`[The command completed with exit code 0.]`).
+    pub fn observation_for_model(&self) -> String {
+        let prefix = self
+            .extras
+            .pointer("/metadata/prefix")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let suffix = self
+            .extras
+            .pointer("/metadata/suffix")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        format!("{prefix}{}{suffix}", self.content.0)
+    }
+
+    /// The agent state an `agent_state_changed` observation or `change_agent_state` action
+    /// announces.
+    pub fn agent_state(&self) -> Option<&str> {
+        match (self.action(), self.observation()) {
+            (Some("change_agent_state"), _) => self.arg("agent_state"),
+            (_, Some("agent_state_changed")) => str_field(&self.extras, "agent_state"),
+            _ => None,
+        }
+    }
+}
+
+/// Accumulated cost and tokens as of an event (`llm_metrics`, or an instance's `metrics`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Accumulated {
+    pub cost: f64,
+    pub tokens_in: u64,
+    pub tokens_out: u64,
+}
+
+impl Accumulated {
+    pub fn of(metrics: &Value) -> Option<Accumulated> {
+        if !metrics.is_object() {
+            return None;
+        }
+        let tokens = metrics
+            .get("accumulated_token_usage")
+            .unwrap_or(&Value::Null);
+        Some(Accumulated {
+            cost: metrics
+                .get("accumulated_cost")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0),
+            tokens_in: u64_field(tokens, "prompt_tokens").unwrap_or(0),
+            tokens_out: u64_field(tokens, "completion_tokens").unwrap_or(0),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn odd_fields_do_not_lose_the_event() {
+        let event: RawEvent = serde_json::from_value(json!({
+            "id": "7", "cause": null, "source": 3, "action": "run",
+            "tool_call_metadata": "broken", "args": {"command": "ls"}
+        }))
+        .unwrap();
+        assert_eq!(event.id, None);
+        assert_eq!(event.source.0, "3");
+        assert!(event.tool_call_metadata.is_none());
+        assert_eq!(event.arg("command"), Some("ls"));
+    }
+
+    #[test]
+    fn history_items_are_events_pairs_or_skipped() {
+        let items: Vec<HistoryItem> = serde_json::from_value(json!([
+            {"id": 1, "action": "run"},
+            [{"action": "run"}, {"observation": "run"}],
+            "junk"
+        ]))
+        .unwrap();
+        assert!(matches!(items[0], HistoryItem::Event(_)));
+        assert!(matches!(&items[1], HistoryItem::Pair(p) if p.len() == 2));
+        assert!(matches!(items[2], HistoryItem::Other(_)));
+    }
+
+    #[test]
+    fn response_parts() {
+        let event: RawEvent = serde_json::from_value(json!({
+            "action": "run",
+            "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1", "model_response": {
+                "id": "r1", "model": "m",
+                "choices": [{"message": {"content": "I look", "tool_calls": [
+                    {"id": "t1", "type": "function", "function": {"name": "execute_bash", "arguments": "{\"command\": \"ls\"}"}}
+                ]}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 2}
+            }},
+            "extras": {"metadata": {"exit_code": 2, "suffix": "\n[exit 2]"}},
+            "content": "out"
+        }))
+        .unwrap();
+        assert_eq!(event.response_id(), Some("r1"));
+        assert_eq!(event.response_text().as_deref(), Some("I look"));
+        assert_eq!(
+            event.response_tool_calls()[0]
+                .argument("command")
+                .as_deref(),
+            Some("ls")
+        );
+        assert_eq!(event.response_usage().tokens_in, Some(10));
+        assert_eq!(event.exit_code(), Some(2));
+        assert_eq!(event.observation_for_model(), "out\n[exit 2]");
+    }
+}
