@@ -4,6 +4,7 @@
 mod ls;
 mod progress;
 mod show;
+mod watch;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -37,6 +38,8 @@ enum Command {
     Ls(ls::Args),
     /// Print a trajectory's steps (thought, action, observation), or one step.
     Show(show::Args),
+    /// Follow growing logs and print each new step as it is written.
+    Watch(watch::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -54,16 +57,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Ls(args)) => ls::run(args),
         Some(Command::Show(args)) => show::run(args),
+        Some(Command::Watch(args)) => watch::run(args),
         None => {
             let paths = if cli.paths.is_empty() {
                 vec![sample_trajectories()]
             } else {
                 cli.paths
             };
-            ls::run(ls::Args {
-                paths,
-                json: false,
-            })
+            ls::run(ls::Args { paths, json: false })
         }
     }
 }

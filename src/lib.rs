@@ -5,3 +5,4 @@
 
 pub mod formats;
 pub mod model;
+pub mod watch;

@@ -479,7 +479,7 @@ mod tests {
         assert_eq!(t.steps.len(), 1);
         let context = t.steps[0].context.as_ref().unwrap();
         assert_eq!(context.exactness, Exactness::Exact);
-        assert_eq!(context.messages.len(), 2);
+        assert_eq!(context.ids(&t.messages).count(), 2);
         assert_eq!(
             t.messages.len(),
             3,

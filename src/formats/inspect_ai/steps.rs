@@ -57,19 +57,14 @@ pub fn build(t: &mut Trajectory, conversation: &[u32], sources: &Sources) -> Loo
                     Some(j) => {
                         let call = &sources.calls[j];
                         cursor = j + 1;
-                        step.context = Some(StepContext {
-                            exactness: Exactness::Exact,
-                            messages: call.input.clone(),
-                        });
+                        step.context = Some(StepContext::list(Exactness::Exact, call.input.clone()));
                         step.usage = call.usage;
                         step.timestamp = call.timestamp.clone();
                     }
                     None => {
                         loose.answers += usize::from(!sources.calls.is_empty());
-                        step.context = Some(StepContext {
-                            exactness: Exactness::Reconstructed,
-                            messages: conversation[..i].to_vec(),
-                        });
+                        let before = conversation[..i].to_vec();
+                        step.context = Some(StepContext::list(Exactness::Reconstructed, before));
                     }
                 }
                 steps.push(step);
@@ -262,10 +257,9 @@ mod tests {
         assert!(s1.failed);
         assert_eq!(s1.duration_s, Some(0.5));
         assert_eq!(s1.usage.tokens_in, Some(9));
-        assert_eq!(s1.context.as_ref().unwrap().messages, vec![0]);
+        assert_eq!(s1.context, Some(StepContext::list(Exactness::Exact, vec![0])));
         let s2 = &t.steps[1];
-        assert_eq!(s2.context.as_ref().unwrap().exactness, Exactness::Exact);
-        assert_eq!(s2.context.as_ref().unwrap().messages, vec![0, 1, 2]);
+        assert_eq!(s2.context, Some(StepContext::list(Exactness::Exact, vec![0, 1, 2])));
     }
 
     #[test]
@@ -291,10 +285,9 @@ mod tests {
         let step = &t.steps[0];
         assert_eq!(step.thought, "No");
         assert_eq!(step.observation, "Please continue.");
-        let context = step.context.as_ref().unwrap();
         assert_eq!(
-            (context.exactness, context.messages.clone()),
-            (Exactness::Reconstructed, vec![0, 1])
+            step.context,
+            Some(StepContext::list(Exactness::Reconstructed, vec![0, 1]))
         );
     }
 

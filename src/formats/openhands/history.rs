@@ -42,6 +42,7 @@ pub fn build(trajectory: &mut Trajectory, events: Vec<RawEvent>) {
         finished: false,
         seen: HashSet::new(),
         orphans: 0,
+        condensed: false,
     };
     for event in &events {
         builder.event(event);
@@ -65,6 +66,8 @@ struct Builder<'t> {
     seen: HashSet<i64>,
     /// Observations that answer no action in the log.
     orphans: usize,
+    /// Whether a condensation made the chat differ from the pool's first messages.
+    condensed: bool,
 }
 
 impl Builder<'_> {
@@ -266,6 +269,7 @@ impl Builder<'_> {
         };
         self.chat
             .retain(|(id, _)| id.is_none_or(|id| !ids.contains(&id)));
+        self.condensed = true;
         if let Some(summary) = event.arg("summary").filter(|s| !s.is_empty()) {
             let at = event
                 .args
@@ -282,10 +286,14 @@ impl Builder<'_> {
         self.chat.push((event_id, index));
     }
 
+    /// The chat so far: the pool's first messages until a condensation rewrites it, then
+    /// the messages it kept.
     fn context(&self) -> StepContext {
-        StepContext {
-            exactness: Exactness::Reconstructed,
-            messages: self.chat.iter().map(|(_, m)| *m).collect(),
+        if self.condensed {
+            let ids = self.chat.iter().map(|(_, m)| *m).collect();
+            StepContext::list(Exactness::Reconstructed, ids)
+        } else {
+            StepContext::prefix(Exactness::Reconstructed, self.chat.len())
         }
     }
 
