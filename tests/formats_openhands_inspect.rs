@@ -5,8 +5,8 @@
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use std::path::Path;
-use trajscope::formats::{Loaded, load_file};
+use std::path::{Path, PathBuf};
+use trajscope::formats::{Loaded, load_bytes, load_file};
 use trajscope::model::{Exactness, Format, Role, Trajectory};
 
 fn load(path: &Path) -> Vec<Trajectory> {
@@ -436,22 +436,51 @@ fn inspect_grader_calls_are_not_steps() {
     }
 }
 
-#[test]
-fn every_file_of_both_corpora_loads() {
+/// Every file under the OpenHands and Inspect corpora, or `None` when they are absent.
+fn corpus_files() -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
     for rel in ["openhands", "inspect-ai"] {
-        let Some(dir) = corpus::corpus(rel) else {
-            return;
-        };
-        let mut stack = vec![dir];
+        let mut stack = vec![corpus::corpus(rel)?];
         while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).unwrap() {
-                let path = entry.unwrap().path();
+            let entries =
+                std::fs::read_dir(&dir).unwrap_or_else(|err| panic!("{}: {err}", dir.display()));
+            for entry in entries.flatten() {
+                let path = entry.path();
                 if path.is_dir() {
                     stack.push(path);
-                } else if let Err(err) = load_file(&path) {
-                    panic!("{err}");
+                } else {
+                    files.push(path);
                 }
             }
         }
+    }
+    Some(files)
+}
+
+#[test]
+fn every_file_of_both_corpora_loads() {
+    let Some(files) = corpus_files() else { return };
+    assert_eq!(files.len(), 18);
+    for path in files {
+        if let Err(err) = load_file(&path) {
+            panic!("{err}");
+        }
+    }
+}
+
+/// Files caught mid-write or damaged: an error or fewer trajectories, never a panic.
+#[test]
+fn cut_and_damaged_copies_never_panic() {
+    let Some(files) = corpus_files() else { return };
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        for k in 1..=24 {
+            let _ = load_bytes(&path, &bytes[..bytes.len() * k / 25]);
+        }
+        let mut damaged = bytes.clone();
+        for i in (bytes.len() / 3..bytes.len()).step_by(991) {
+            damaged[i] ^= 0x5a;
+        }
+        let _ = load_bytes(&path, &damaged);
     }
 }

@@ -8,6 +8,7 @@
 //! time; `sample`, `steps` and `message` turn a sample into a trajectory.
 
 mod archive;
+mod events;
 mod header;
 mod log_json;
 mod message;

@@ -13,11 +13,13 @@ mod clock;
 mod event;
 mod history;
 mod instance;
+mod item;
 
 use super::LoadError;
 use super::detect::is_json_lines;
 use crate::model::{Format, Trajectory};
-use event::{HistoryItem, RawEvent};
+use event::RawEvent;
+use item::HistoryItem;
 use std::path::Path;
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
@@ -71,11 +73,15 @@ fn flatten(items: Vec<HistoryItem>) -> (Vec<RawEvent>, usize) {
     for item in items {
         match item {
             HistoryItem::Event(event) => events.push(*event),
-            HistoryItem::Pair(pair) if pair.len() == 2 => {
-                let mut pair = pair.into_iter();
-                let (Some(mut action), Some(mut observation)) = (pair.next(), pair.next()) else {
+            HistoryItem::Pair(pair) => {
+                let [HistoryItem::Event(action), HistoryItem::Event(observation)] =
+                    <[HistoryItem; 2]>::try_from(pair)
+                        .unwrap_or([HistoryItem::Other, HistoryItem::Other])
+                else {
+                    skipped += 1;
                     continue;
                 };
+                let (mut action, mut observation) = (*action, *observation);
                 if action.source.0.is_empty() && action.action().is_some() {
                     action.source.0 = "agent".into();
                 }
@@ -89,7 +95,7 @@ fn flatten(items: Vec<HistoryItem>) -> (Vec<RawEvent>, usize) {
                 events.push(action);
                 events.push(observation);
             }
-            HistoryItem::Pair(_) | HistoryItem::Other(_) => skipped += 1,
+            HistoryItem::Other => skipped += 1,
         }
     }
     (events, skipped)

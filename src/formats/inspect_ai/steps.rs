@@ -57,7 +57,8 @@ pub fn build(t: &mut Trajectory, conversation: &[u32], sources: &Sources) -> Loo
                     Some(j) => {
                         let call = &sources.calls[j];
                         cursor = j + 1;
-                        step.context = Some(StepContext::list(Exactness::Exact, call.input.clone()));
+                        step.context =
+                            Some(StepContext::list(Exactness::Exact, call.input.clone()));
                         step.usage = call.usage;
                         step.timestamp = call.timestamp.clone();
                     }
@@ -257,9 +258,15 @@ mod tests {
         assert!(s1.failed);
         assert_eq!(s1.duration_s, Some(0.5));
         assert_eq!(s1.usage.tokens_in, Some(9));
-        assert_eq!(s1.context, Some(StepContext::list(Exactness::Exact, vec![0])));
+        assert_eq!(
+            s1.context,
+            Some(StepContext::list(Exactness::Exact, vec![0]))
+        );
         let s2 = &t.steps[1];
-        assert_eq!(s2.context, Some(StepContext::list(Exactness::Exact, vec![0, 1, 2])));
+        assert_eq!(
+            s2.context,
+            Some(StepContext::list(Exactness::Exact, vec![0, 1, 2]))
+        );
     }
 
     #[test]

@@ -6,7 +6,11 @@
 use crate::formats::json::{Text, content_text, lenient, str_field, to_text, u64_field};
 use crate::model::{ToolCall, Usage};
 use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use std::fmt;
+use std::marker::PhantomData;
 
 /// An event. Every field may be missing or oddly typed in some version of OpenHands.
 #[derive(Debug, Deserialize, Default)]
@@ -26,7 +30,7 @@ pub struct RawEvent {
     pub args: Value,
     pub extras: Value,
     pub content: Text,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "object_or_none")]
     pub tool_call_metadata: Option<ToolCallMetadata>,
     /// Metrics accumulated up to this event (not this event's own).
     pub llm_metrics: Value,
@@ -42,15 +46,46 @@ pub struct ToolCallMetadata {
     pub model_response: Value,
 }
 
-/// An item of a `history` list: an event, or (older evaluation outputs) an
-/// `[action, observation]` pair. Pairs are tried first: serde would also read a two-item
-/// array as an event's first two fields.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum HistoryItem {
-    Pair(Vec<RawEvent>),
-    Event(Box<RawEvent>),
-    Other(serde::de::IgnoredAny),
+/// An object read as `T`; anything else (a string, a list, …) as `None`. Streams the
+/// object: `tool_call_metadata` carries the whole model response, on every event.
+fn object_or_none<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct ObjectOrNone<T>(PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectOrNone<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<T>, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map)).map(Some)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<T>, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+    }
+    deserializer.deserialize_any(ObjectOrNone(PhantomData))
 }
 
 impl RawEvent {
@@ -229,19 +264,6 @@ mod tests {
         assert_eq!(event.source.0, "3");
         assert!(event.tool_call_metadata.is_none());
         assert_eq!(event.arg("command"), Some("ls"));
-    }
-
-    #[test]
-    fn history_items_are_events_pairs_or_skipped() {
-        let items: Vec<HistoryItem> = serde_json::from_value(json!([
-            {"id": 1, "action": "run"},
-            [{"action": "run"}, {"observation": "run"}],
-            "junk"
-        ]))
-        .unwrap();
-        assert!(matches!(items[0], HistoryItem::Event(_)));
-        assert!(matches!(&items[1], HistoryItem::Pair(p) if p.len() == 2));
-        assert!(matches!(items[2], HistoryItem::Other(_)));
     }
 
     #[test]

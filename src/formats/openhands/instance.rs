@@ -3,10 +3,11 @@
 //!
 //! Owns what an instance says about the run as a whole; the events go to `history.rs`.
 
-use super::event::{Accumulated, HistoryItem};
+use super::event::Accumulated;
+use super::item::{HistoryItem, history_list};
 use super::{flatten, history};
 use crate::formats::LoadError;
-use crate::formats::json::{Text, f64_field, lenient, str_field};
+use crate::formats::json::{Text, f64_field, str_field};
 use crate::formats::task::task_from_prompt;
 use crate::model::{Format, Trajectory, Usage};
 use serde::Deserialize;
@@ -18,7 +19,7 @@ use std::path::Path;
 struct Instance {
     instance_id: Option<Text>,
     instruction: Option<Text>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "history_list")]
     history: Vec<HistoryItem>,
     metadata: Value,
     metrics: Value,
