@@ -20,32 +20,45 @@ mod steps;
 use super::LoadError;
 use crate::model::Trajectory;
 use header::Header;
+use rayon::prelude::*;
 use sample::RawSample;
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::path::Path;
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let is_zip = bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06");
-    let container = if is_zip { "eval" } else { "json" };
-    let mut trajectories: Vec<(Trajectory, u64)> = Vec::new();
-    let mut problems: Vec<String> = Vec::new();
-    let mut each = |header: &Header, sample: Result<RawSample, String>, ordinal: usize| match sample
-    {
-        Ok(sample) => {
-            let epoch = sample.epoch.unwrap_or(1);
-            let detail = header.detail(container);
-            trajectories.push((
-                sample::trajectory(path, header, &detail, sample, ordinal),
-                epoch,
-            ));
-        }
-        Err(why) => problems.push(format!("sample {}: {why}; skipped", ordinal + 1)),
-    };
-    let header = if is_zip {
-        archive::read(path, bytes, &mut each)?
+    let (header, samples, detail) = if is_zip {
+        let (header, samples) = archive::open(path, bytes)?;
+        let detail = header.detail("eval");
+        (header, Samples::Archive(samples), detail)
     } else {
-        log_json::read(path, bytes, &mut each)?
+        let (header, samples) = log_json::open(path, bytes)?;
+        let detail = header.detail("json");
+        (header, Samples::Json(samples), detail)
     };
+    // Samples are independent: read them in parallel, each holding only its own JSON tree.
+    let outcomes: Vec<Result<(Trajectory, u64), String>> = (0..samples.len())
+        .into_par_iter()
+        .map(|ordinal| {
+            let sample = samples
+                .read(ordinal)
+                .map_err(|why| format!("sample {}: {why}; skipped", ordinal + 1))?;
+            let epoch = sample.epoch.unwrap_or(1);
+            Ok((
+                sample::trajectory(path, &header, &detail, sample, ordinal),
+                epoch,
+            ))
+        })
+        .collect();
+    let mut trajectories = Vec::new();
+    let mut problems = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Ok(done) => trajectories.push(done),
+            Err(problem) => problems.push(problem),
+        }
+    }
     if trajectories.is_empty() {
         if let Some(first) = problems.first() {
             return Err(LoadError::invalid(path, first.clone()));
@@ -58,6 +71,28 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         first.warnings.extend(problems);
     }
     Ok(trajectories)
+}
+
+/// Where a log's samples are, before they are read.
+enum Samples<'a> {
+    Json(Vec<&'a RawValue>),
+    Archive(archive::Samples<'a>),
+}
+
+impl Samples<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Samples::Json(raw) => raw.len(),
+            Samples::Archive(entries) => entries.len(),
+        }
+    }
+
+    fn read(&self, ordinal: usize) -> Result<RawSample, String> {
+        match self {
+            Samples::Json(raw) => log_json::sample(raw[ordinal]),
+            Samples::Archive(entries) => entries.read(ordinal),
+        }
+    }
 }
 
 /// With several epochs, each sample appears once per epoch: `12_epoch_2` (Inspect's own

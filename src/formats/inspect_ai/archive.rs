@@ -16,12 +16,8 @@ use zip::ZipArchive;
 /// all memory. Real sample files are well below it.
 const ENTRY_LIMIT: u64 = 2 << 30;
 
-/// Each sample of the archive, in order, as `(sample or why not, ordinal)`.
-pub fn read(
-    path: &Path,
-    bytes: &[u8],
-    mut each: impl FnMut(&Header, Result<RawSample, String>, usize),
-) -> Result<Header, LoadError> {
+/// The header and the sample entries, in (id, epoch) order.
+pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, Samples<'a>), LoadError> {
     let mut archive = ZipArchive::new(Cursor::new(bytes))
         .map_err(|err| LoadError::invalid(path, format!("not a readable zip archive ({err})")))?;
     let names: Vec<String> = archive
@@ -45,19 +41,32 @@ pub fn read(
     if header.status.is_none() && header_name != "header.json" {
         header.status = Some(crate::formats::json::Text("started".into()));
     }
-
-    let mut samples: Vec<&String> = names
-        .iter()
+    let mut names: Vec<String> = names
+        .into_iter()
         .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
         .collect();
-    samples.sort_by(|a, b| sample_order(a, b));
-    for (ordinal, name) in samples.into_iter().enumerate() {
-        let sample = entry(&mut archive, name).and_then(|bytes| {
-            serde_json::from_slice::<RawSample>(&bytes).map_err(|err| format!("{name}: {err}"))
-        });
-        each(&header, sample, ordinal);
+    names.sort_by(|a, b| sample_order(a, b));
+    Ok((header, Samples { archive, names }))
+}
+
+/// The sample entries of an archive, read one by one (from any thread) when asked.
+pub struct Samples<'a> {
+    archive: ZipArchive<Cursor<&'a [u8]>>,
+    names: Vec<String>,
+}
+
+impl Samples<'_> {
+    pub fn len(&self) -> usize {
+        self.names.len()
     }
-    Ok(header)
+
+    /// The `ordinal`-th sample, decompressed and parsed.
+    pub fn read(&self, ordinal: usize) -> Result<RawSample, String> {
+        let name = self.names.get(ordinal).ok_or("no such sample")?;
+        // A clone shares the archive's index and has a cursor of its own.
+        let bytes = entry(&mut self.archive.clone(), name)?;
+        serde_json::from_slice::<RawSample>(&bytes).map_err(|err| format!("{name}: {err}"))
+    }
 }
 
 fn entry(archive: &mut ZipArchive<Cursor<&[u8]>>, name: &str) -> Result<Vec<u8>, String> {
@@ -113,14 +122,13 @@ mod tests {
     }
 
     fn read_all(bytes: &[u8]) -> Result<(Header, Vec<String>), LoadError> {
-        let mut seen = Vec::new();
-        let header = read(Path::new("x.eval"), bytes, |_, s, i| {
-            seen.push(format!(
-                "{i}:{}",
-                s.map(|s| s.epoch.unwrap_or(0).to_string())
-                    .unwrap_or_else(|e| e)
-            ))
-        })?;
+        let (header, samples) = open(Path::new("x.eval"), bytes)?;
+        let seen = (0..samples.len())
+            .map(|i| match samples.read(i) {
+                Ok(s) => format!("{i}:{}", s.epoch.unwrap_or(0)),
+                Err(e) => format!("{i}:{e}"),
+            })
+            .collect();
         Ok((header, seen))
     }
 

@@ -123,7 +123,7 @@ mod tests {
     use serde_json::json;
 
     fn event(value: Value) -> RawEvent {
-        serde_json::from_value(value).unwrap()
+        serde_json::from_str(&value.to_string()).unwrap()
     }
 
     #[test]

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -28,7 +29,8 @@ pub struct RawEvent {
     #[serde(deserialize_with = "lenient")]
     pub cause: Option<i64>,
     pub args: Value,
-    pub extras: Value,
+    #[serde(deserialize_with = "object_or_none")]
+    pub extras: Option<Extras>,
     pub content: Text,
     #[serde(deserialize_with = "object_or_none")]
     pub tool_call_metadata: Option<ToolCallMetadata>,
@@ -42,8 +44,77 @@ pub struct RawEvent {
 pub struct ToolCallMetadata {
     pub function_name: Text,
     pub tool_call_id: Text,
-    /// The whole LLM response (litellm's `ModelResponse`), repeated on each action it produced.
-    pub model_response: Value,
+    /// The whole LLM response (litellm's `ModelResponse`), repeated on every action it
+    /// produced and on their observations: kept unparsed until an action needs it.
+    pub model_response: Option<Box<RawValue>>,
+}
+
+/// What an observation's `extras` say that trajscope reads. Edits carry the whole file
+/// before and after in there too; those are skipped unread.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+pub struct Extras {
+    #[serde(deserialize_with = "object_or_none")]
+    metadata: Option<CommandMetadata>,
+    /// Where versions before 0.2x put it.
+    exit_code: Value,
+    agent_state: Option<Text>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+struct CommandMetadata {
+    exit_code: Value,
+    prefix: Option<Text>,
+    suffix: Option<Text>,
+}
+
+/// What trajscope reads of a model response (litellm's `ModelResponse`).
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+pub struct ModelResponse {
+    id: Text,
+    model: Text,
+    choices: Value,
+    usage: Value,
+}
+
+impl ModelResponse {
+    /// The id litellm gave the response: the same on every action it produced.
+    pub fn id(&self) -> Option<&str> {
+        Some(self.id.0.as_str()).filter(|id| !id.is_empty())
+    }
+
+    /// The model named in the response (`claude-3-5-sonnet-20241022`).
+    pub fn model(&self) -> Option<&str> {
+        Some(self.model.0.as_str()).filter(|m| !m.is_empty())
+    }
+
+    fn message(&self) -> &Value {
+        self.choices.pointer("/0/message").unwrap_or(&Value::Null)
+    }
+
+    /// The text the model wrote alongside its tool calls.
+    pub fn text(&self) -> String {
+        content_text(self.message().get("content").unwrap_or(&Value::Null))
+    }
+
+    /// Every tool call of the response, as the model emitted them.
+    pub fn tool_calls(&self) -> Vec<ToolCall> {
+        self.message()
+            .get("tool_calls")
+            .map(crate::formats::swe_agent::tool_calls)
+            .unwrap_or_default()
+    }
+
+    /// Tokens of the call (`usage.prompt_tokens`, `completion_tokens`).
+    pub fn usage(&self) -> Usage {
+        Usage {
+            tokens_in: u64_field(&self.usage, "prompt_tokens"),
+            tokens_out: u64_field(&self.usage, "completion_tokens"),
+            ..Usage::default()
+        }
+    }
 }
 
 /// An object read as `T`; anything else (a string, a list, …) as `None`. Streams the
@@ -133,80 +204,34 @@ impl RawEvent {
             .filter(|n| !n.is_empty())
     }
 
-    fn response(&self) -> Option<&Value> {
-        self.tool_call_metadata
-            .as_ref()
-            .map(|m| &m.model_response)
-            .filter(|r| r.is_object())
-    }
-
-    /// The id litellm gave the model response that produced this action.
-    pub fn response_id(&self) -> Option<&str> {
-        self.response()
-            .and_then(|r| str_field(r, "id"))
-            .filter(|id| !id.is_empty())
-    }
-
-    /// The model named in the response (`claude-3-5-sonnet-20241022`).
-    pub fn response_model(&self) -> Option<&str> {
-        self.response()
-            .and_then(|r| str_field(r, "model"))
-            .filter(|m| !m.is_empty())
-    }
-
-    fn response_message(&self) -> Option<&Value> {
-        self.response()?.pointer("/choices/0/message")
-    }
-
-    /// The text the model wrote alongside its tool calls.
-    pub fn response_text(&self) -> Option<String> {
-        self.response_message()
-            .map(|m| content_text(m.get("content").unwrap_or(&Value::Null)))
-    }
-
-    /// Every tool call of the model response, as the model emitted them.
-    pub fn response_tool_calls(&self) -> Vec<ToolCall> {
-        self.response_message()
-            .and_then(|m| m.get("tool_calls"))
-            .map(crate::formats::swe_agent::tool_calls)
-            .unwrap_or_default()
-    }
-
-    /// Tokens of the model response (`usage.prompt_tokens`, `completion_tokens`).
-    pub fn response_usage(&self) -> Usage {
-        let usage = self
-            .response()
-            .and_then(|r| r.get("usage"))
-            .unwrap_or(&Value::Null);
-        Usage {
-            tokens_in: u64_field(usage, "prompt_tokens"),
-            tokens_out: u64_field(usage, "completion_tokens"),
-            ..Usage::default()
-        }
+    /// The model response behind this action, when logged and readable.
+    pub fn response(&self) -> Option<ModelResponse> {
+        let raw = self.tool_call_metadata.as_ref()?.model_response.as_ref()?;
+        serde_json::from_str(raw.get()).ok()
     }
 
     /// The command's exit code: `extras.metadata.exit_code` (0.2x+) or `extras.exit_code`.
     pub fn exit_code(&self) -> Option<i64> {
-        let code = self
-            .extras
-            .pointer("/metadata/exit_code")
-            .or_else(|| self.extras.get("exit_code"))?;
+        let extras = self.extras.as_ref()?;
+        let code = extras
+            .metadata
+            .as_ref()
+            .map(|m| &m.exit_code)
+            .filter(|c| !c.is_null())
+            .unwrap_or(&extras.exit_code);
         code.as_i64().or_else(|| code.as_f64().map(|f| f as i64))
     }
 
     /// What the model read for this observation: the content framed by the command
     /// prefix/suffix OpenHands adds (`[The command completed with exit code 0.]`).
     pub fn observation_for_model(&self) -> String {
-        let prefix = self
-            .extras
-            .pointer("/metadata/prefix")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let suffix = self
-            .extras
-            .pointer("/metadata/suffix")
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let metadata = self.extras.as_ref().and_then(|e| e.metadata.as_ref());
+        let prefix = metadata
+            .and_then(|m| m.prefix.as_ref())
+            .map_or("", |t| t.0.as_str());
+        let suffix = metadata
+            .and_then(|m| m.suffix.as_ref())
+            .map_or("", |t| t.0.as_str());
         format!("{prefix}{}{suffix}", self.content.0)
     }
 
@@ -215,7 +240,12 @@ impl RawEvent {
     pub fn agent_state(&self) -> Option<&str> {
         match (self.action(), self.observation()) {
             (Some("change_agent_state"), _) => self.arg("agent_state"),
-            (_, Some("agent_state_changed")) => str_field(&self.extras, "agent_state"),
+            (_, Some("agent_state_changed")) => self
+                .extras
+                .as_ref()?
+                .agent_state
+                .as_ref()
+                .map(|s| s.0.as_str()),
             _ => None,
         }
     }
@@ -255,11 +285,15 @@ mod tests {
 
     #[test]
     fn odd_fields_do_not_lose_the_event() {
-        let event: RawEvent = serde_json::from_value(json!({
-            "id": "7", "cause": null, "source": 3, "action": "run",
-            "tool_call_metadata": "broken", "args": {"command": "ls"}
-        }))
+        let event: RawEvent = serde_json::from_str(
+            &json!({
+                "id": "7", "cause": null, "source": 3, "action": "run",
+                "tool_call_metadata": "broken", "args": {"command": "ls"}, "extras": [1]
+            })
+            .to_string(),
+        )
         .unwrap();
+        assert!(event.extras.is_none());
         assert_eq!(event.id, None);
         assert_eq!(event.source.0, "3");
         assert!(event.tool_call_metadata.is_none());
@@ -268,7 +302,7 @@ mod tests {
 
     #[test]
     fn response_parts() {
-        let event: RawEvent = serde_json::from_value(json!({
+        let event: RawEvent = serde_json::from_str(&json!({
             "action": "run",
             "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1", "model_response": {
                 "id": "r1", "model": "m",
@@ -279,17 +313,18 @@ mod tests {
             }},
             "extras": {"metadata": {"exit_code": 2, "suffix": "\n[exit 2]"}},
             "content": "out"
-        }))
+        })
+        .to_string())
         .unwrap();
-        assert_eq!(event.response_id(), Some("r1"));
-        assert_eq!(event.response_text().as_deref(), Some("I look"));
+        let response = event.response().unwrap();
+        assert_eq!(response.id(), Some("r1"));
+        assert_eq!(response.model(), Some("m"));
+        assert_eq!(response.text(), "I look");
         assert_eq!(
-            event.response_tool_calls()[0]
-                .argument("command")
-                .as_deref(),
+            response.tool_calls()[0].argument("command").as_deref(),
             Some("ls")
         );
-        assert_eq!(event.response_usage().tokens_in, Some(10));
+        assert_eq!(response.usage().tokens_in, Some(10));
         assert_eq!(event.exit_code(), Some(2));
         assert_eq!(event.observation_for_model(), "out\n[exit 2]");
     }

@@ -114,10 +114,14 @@ impl Builder<'_> {
         if kind == "finish" {
             self.finished = true;
         }
+        let response = event.response();
         if self.t.model.is_none() {
-            self.t.model = event.response_model().map(String::from);
+            self.t.model = response.as_ref().and_then(|r| r.model()).map(String::from);
         }
-        let response_calls = event.response_tool_calls();
+        let response_calls = response
+            .as_ref()
+            .map(|r| r.tool_calls())
+            .unwrap_or_default();
         let own_call = event.tool_call_id().and_then(|id| {
             response_calls
                 .iter()
@@ -129,18 +133,17 @@ impl Builder<'_> {
             "message" => event.arg_text("content"),
             _ => event.arg_text("thought"),
         };
+        let response_text = response.as_ref().map(|r| r.text());
         let mut step = Step {
             action: render(event, kind, own_call.as_ref()),
             tool: Some(event.function_name().unwrap_or(kind).to_string()),
-            response: event.response_text().unwrap_or_default(),
+            response: response_text.clone().unwrap_or_default(),
             timestamp: event.timestamp().map(String::from),
             ..Step::default()
         };
-        step.usage = self.usage(event);
-
-        let shared = event
-            .response_id()
-            .and_then(|id| self.response_context.get(id).cloned());
+        let response_id = response.as_ref().and_then(|r| r.id());
+        let shared = response_id.and_then(|id| self.response_context.get(id).cloned());
+        step.usage = self.usage(event, response.as_ref().map(|r| r.usage()));
         step.context = Some(match shared {
             Some(context) => {
                 // A later action of the same response: same model call, tokens counted once.
@@ -150,17 +153,19 @@ impl Builder<'_> {
             }
             None => {
                 let context = self.context();
-                let mut message = Message::assistant(match &event.tool_call_metadata {
-                    Some(_) => event.response_text().unwrap_or_else(|| thought.clone()),
-                    None => spoken(&thought, &step.action),
-                });
+                let mut message =
+                    Message::assistant(match (&event.tool_call_metadata, response_text) {
+                        (Some(_), Some(text)) => text,
+                        (Some(_), None) => thought.clone(),
+                        (None, _) => spoken(&thought, &step.action),
+                    });
                 message.tool_calls = if response_calls.is_empty() {
                     own_call.iter().cloned().collect()
                 } else {
                     response_calls
                 };
                 self.say(event.id, message);
-                if let Some(id) = event.response_id() {
+                if let Some(id) = response_id {
                     self.response_context
                         .insert(id.to_string(), context.clone());
                 }
@@ -299,8 +304,8 @@ impl Builder<'_> {
 
     /// This step's tokens from its model response; its cost (and tokens, when the response
     /// is not logged) from the growth of the accumulated metrics.
-    fn usage(&mut self, event: &RawEvent) -> Usage {
-        let mut usage = event.response_usage();
+    fn usage(&mut self, event: &RawEvent, from_response: Option<Usage>) -> Usage {
+        let mut usage = from_response.unwrap_or_default();
         if let Some(now) = Accumulated::of(&event.llm_metrics) {
             let before = self.metrics.unwrap_or_default();
             let cost = now.cost - before.cost;

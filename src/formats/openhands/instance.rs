@@ -9,7 +9,8 @@ use super::{flatten, history};
 use crate::formats::LoadError;
 use crate::formats::json::{Text, f64_field, str_field};
 use crate::formats::task::task_from_prompt;
-use crate::model::{Format, Trajectory, Usage};
+use crate::model::{Format, Trajectory, Usage, instance_id_from_path};
+use rayon::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
@@ -30,50 +31,42 @@ struct Instance {
 }
 
 /// Every instance of an `output.jsonl`, in file order. A line that is not an instance is
-/// skipped with a warning naming it; only a file without any instance is an error.
+/// skipped with a warning naming it; only a file without any instance is an error. Lines
+/// are read in parallel: an evaluation's output is one file of hundreds of instances.
 pub fn lines(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let mut trajectories = Vec::new();
-    let mut warnings = Vec::new();
-    let mut first_failure: Option<(usize, String)> = None;
+    let mut lines = Vec::new();
     let mut start = 0;
     let mut line_no = 0;
     while start < bytes.len() {
         line_no += 1;
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let line = &bytes[start..end];
-        let is_last = end >= bytes.len();
-        start = end + 1;
-        let Some(first) = line.iter().find(|b| !b.is_ascii_whitespace()) else {
-            continue;
-        };
-        // serde would read a struct from an array of its fields: only objects are instances.
-        if *first != b'{' {
-            let message = "not an OpenHands instance (not a JSON object)".to_string();
-            warnings.push(format!(
-                "{}:{line_no}: {message}; line skipped",
-                path.display()
-            ));
-            first_failure.get_or_insert((line_no, message));
-            continue;
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            lines.push((line_no, line, end >= bytes.len()));
         }
-        match serde_json::from_slice::<Instance>(line) {
-            Ok(instance) => {
+        start = end + 1;
+    }
+    let outcomes: Vec<Result<Trajectory, (usize, String, String)>> = lines
+        .par_iter()
+        .map(|&(line_no, line, is_last)| read_line(path, line_no, line, is_last))
+        .collect();
+
+    let mut trajectories = Vec::new();
+    let mut warnings = Vec::new();
+    let mut first_failure: Option<(usize, String)> = None;
+    for outcome in outcomes {
+        match outcome {
+            Ok(mut t) => {
                 let ordinal = trajectories.len();
-                trajectories.push(trajectory(path, instance, Some(ordinal)));
+                t.source_index = Some(ordinal);
+                if t.instance_id.is_empty() {
+                    t.instance_id = format!("{}#{}", instance_id_from_path(path), ordinal + 1);
+                }
+                trajectories.push(t);
             }
-            Err(err) if is_last && err.is_eof() => {
-                let message = "last line is incomplete (still being written?)";
-                warnings.push(format!("{}:{line_no}: {message}; skipped", path.display()));
-                first_failure.get_or_insert((line_no, message.to_string()));
-            }
-            Err(err) => {
-                let message = format!("not an OpenHands instance ({})", reason(&err));
-                warnings.push(format!(
-                    "{}:{line_no}:{}: {message}; line skipped",
-                    path.display(),
-                    err.column()
-                ));
-                first_failure.get_or_insert((line_no, message));
+            Err((line, message, warning)) => {
+                warnings.push(warning);
+                first_failure.get_or_insert((line, message));
             }
         }
     }
@@ -93,16 +86,50 @@ pub fn lines(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     }
 }
 
+/// One line's trajectory, or (line, message, warning) saying why there is none. A
+/// trajectory without an instance id has an empty one, for the caller to name.
+fn read_line(
+    path: &Path,
+    line_no: usize,
+    line: &[u8],
+    is_last: bool,
+) -> Result<Trajectory, (usize, String, String)> {
+    // serde would read a struct from an array of its fields: only objects are instances.
+    if line.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        let message = "not an OpenHands instance (not a JSON object)".to_string();
+        let warning = format!("{}:{line_no}: {message}; line skipped", path.display());
+        return Err((line_no, message, warning));
+    }
+    match serde_json::from_slice::<Instance>(line) {
+        Ok(instance) => Ok(trajectory(path, instance, true)),
+        Err(err) if is_last && err.is_eof() => {
+            let message = "last line is incomplete (still being written?)".to_string();
+            let warning = format!("{}:{line_no}: {message}; skipped", path.display());
+            Err((line_no, message, warning))
+        }
+        Err(err) => {
+            let message = format!("not an OpenHands instance ({})", reason(&err));
+            let warning = format!(
+                "{}:{line_no}:{}: {message}; line skipped",
+                path.display(),
+                err.column()
+            );
+            Err((line_no, message, warning))
+        }
+    }
+}
+
 /// A file holding one instance object.
 pub fn single(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let instance: Instance =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-    Ok(vec![trajectory(path, instance, None)])
+    Ok(vec![trajectory(path, instance, false)])
 }
 
-fn trajectory(path: &Path, instance: Instance, ordinal: Option<usize>) -> Trajectory {
+/// The instance's trajectory. In a file of several (`in_lines`), one without an instance id
+/// gets an empty id, for the caller to name after its place in the file.
+fn trajectory(path: &Path, instance: Instance, in_lines: bool) -> Trajectory {
     let mut t = Trajectory::new(path, Format::OpenHands);
-    t.source_index = ordinal;
     t.format_detail = Some("eval output".into());
     let id = instance
         .instance_id
@@ -111,8 +138,8 @@ fn trajectory(path: &Path, instance: Instance, ordinal: Option<usize>) -> Trajec
         .filter(|id| !id.is_empty());
     if let Some(id) = id {
         t.instance_id = id;
-    } else if let Some(i) = ordinal {
-        t.instance_id = format!("{}#{}", t.instance_id, i + 1);
+    } else if in_lines {
+        t.instance_id.clear();
     }
     t.model = instance
         .metadata
@@ -303,6 +330,16 @@ mod tests {
             warnings[1].starts_with("o.jsonl:3: last line is incomplete"),
             "{warnings:?}"
         );
+    }
+
+    #[test]
+    fn instances_without_an_id_are_named_after_their_place() {
+        let mut nameless = instance("x", Value::Null);
+        nameless.as_object_mut().unwrap().remove("instance_id");
+        let text = format!("{}\n{}\n", line(instance("a", Value::Null)), line(nameless));
+        let ts = lines(Path::new("run/output.jsonl"), text.as_bytes()).unwrap();
+        let ids: Vec<&str> = ts.iter().map(|t| t.instance_id.as_str()).collect();
+        assert_eq!(ids, ["a", "output#2"]);
     }
 
     #[test]
