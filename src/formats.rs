@@ -19,6 +19,7 @@ mod llama_prompt;
 mod load;
 mod mini_swe_agent;
 mod openhands;
+mod run_cache;
 mod swe_agent;
 mod task;
 mod trajscope;
@@ -28,6 +29,7 @@ pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
 pub use load::{Loaded, Progress, load_bytes, load_file, load_run, load_run_summaries};
+pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

@@ -2,6 +2,7 @@
 
 use super::detect::{Kind, detect};
 use super::discover::{Candidate, discover};
+use super::run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
 use super::{LoadError, eval_results, parse};
 use crate::model::{EvalResults, LoadFailure, ResultsSource, Run, Trajectory, TrajectorySummary};
 use rayon::prelude::*;
@@ -52,13 +53,68 @@ pub fn load_run(roots: &[PathBuf], on_progress: &(dyn Fn(Progress) + Sync)) -> R
 }
 
 /// Like [`load_run`], but keeps only a summary of each trajectory: listing a run of
-/// thousands of files holds one file's steps per thread at a time, not all of them.
+/// thousands of files holds one file's steps per thread at a time, not all of them. Files
+/// whose size and modification time match `cache` are not read at all; the others are
+/// read and cached (the caller saves the cache).
 pub fn load_run_summaries(
     roots: &[PathBuf],
+    cache: &mut RunCache,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> (Vec<TrajectorySummary>, EvalResults, Vec<LoadFailure>) {
-    let (mut summaries, results, failures) =
-        load_each(roots, on_progress, |t| TrajectorySummary::of(&t));
+    let (candidates, mut failures) = discover(roots);
+    let files_total = candidates.len();
+    let bytes_total: u64 = candidates.iter().map(|c| c.size).sum();
+    let files_done = AtomicUsize::new(0);
+    let bytes_done = AtomicU64::new(0);
+    let shared: &RunCache = cache;
+    let outcomes: Vec<(PathBuf, Option<CacheEntry>, CachedOutcome)> = candidates
+        .par_iter()
+        .map(|Candidate { path, size }| {
+            let stamp = file_stamp(path);
+            let cached = stamp.and_then(|(size, modified)| shared.get(path, size, modified));
+            let (fresh, outcome) = match cached {
+                Some(entry) => (None, entry.outcome.clone()),
+                None => {
+                    let outcome = match load_file(path) {
+                        Ok(Loaded::Trajectories(ts)) => CachedOutcome::Trajectories(
+                            ts.iter().map(TrajectorySummary::of).collect(),
+                        ),
+                        Ok(Loaded::Results(source)) => CachedOutcome::Results(source),
+                        Err(err) => CachedOutcome::Failed(err.to_string()),
+                    };
+                    let entry = stamp.map(|(size, modified_ns)| CacheEntry {
+                        size,
+                        modified_ns,
+                        outcome: outcome.clone(),
+                        extras: Default::default(),
+                    });
+                    (entry, outcome)
+                }
+            };
+            on_progress(Progress {
+                files_done: files_done.fetch_add(1, Ordering::Relaxed) + 1,
+                files_total,
+                bytes_done: bytes_done.fetch_add(*size, Ordering::Relaxed) + size,
+                bytes_total,
+            });
+            (path.clone(), fresh, outcome)
+        })
+        .collect();
+
+    let mut summaries = Vec::new();
+    let mut results = EvalResults::default();
+    for (path, fresh, outcome) in outcomes {
+        if let Some(entry) = fresh {
+            cache.put(path.clone(), entry);
+        }
+        match outcome {
+            CachedOutcome::Trajectories(items) => summaries.extend(items),
+            CachedOutcome::Results(source) => results.sources.push(source),
+            CachedOutcome::Failed(message) => failures.push(LoadFailure { path, message }),
+        }
+    }
+    let present: std::collections::HashSet<&PathBuf> = candidates.iter().map(|c| &c.path).collect();
+    cache.retain(|p| present.contains(&p.to_path_buf()));
     results.apply(&mut summaries);
     (summaries, results, failures)
 }
