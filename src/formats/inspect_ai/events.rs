@@ -5,7 +5,7 @@
 use super::message::Pool;
 use super::refs::Refs;
 use super::steps::ModelCall;
-use crate::formats::json::{Text, f64_field, lenient, u64_field};
+use crate::formats::json::{Text, f64_field, lenient, list_or_empty, u64_field};
 use crate::model::{Trajectory, Usage};
 use serde::Deserialize;
 use serde_json::Value;
@@ -22,7 +22,7 @@ struct RawEvent {
     #[serde(rename = "type")]
     kind: Option<Text>,
     action: Option<Text>,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "list_or_empty")]
     input: Vec<Value>,
     /// `[start, end)` ranges into the sample's `message_pool`.
     #[serde(deserialize_with = "lenient")]

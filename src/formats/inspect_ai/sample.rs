@@ -9,7 +9,7 @@ use super::message::{Pool, content};
 use super::refs::Refs;
 use super::score::verdict;
 use super::steps::{self, Sources};
-use crate::formats::json::{lenient, str_field, to_text};
+use crate::formats::json::{lenient, list_or_empty, map_or_empty, str_field, to_text};
 use crate::model::{Format, Trajectory, Usage};
 use serde::Deserialize;
 use serde_json::Value;
@@ -23,20 +23,20 @@ pub struct RawSample {
     #[serde(deserialize_with = "lenient")]
     pub epoch: Option<u64>,
     input: Value,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "list_or_empty")]
     messages: Vec<Value>,
     output: Value,
     scores: Value,
     /// One score, in logs before 0.3.20.
     score: Value,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "list_or_empty")]
     events: Vec<Value>,
     /// `{events, content}` in logs before 0.3.46 (`content` holds the `tc://` texts).
     transcript: Value,
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "map_or_empty")]
     attachments: HashMap<String, String>,
     /// Deduplicated messages that model events point into with `input_refs` (0.3.13x+).
-    #[serde(deserialize_with = "lenient")]
+    #[serde(deserialize_with = "list_or_empty")]
     message_pool: Vec<Value>,
     model_usage: Value,
     error: Value,
