@@ -5,6 +5,7 @@
 //! strict where guessing would lie (a file of another kind: an error naming it). Nothing here
 //! panics, prints, or writes: files are opened read-only.
 
+mod action;
 mod aider;
 mod chat_messages;
 mod claude_code;
@@ -19,6 +20,7 @@ mod llama_prompt;
 mod load;
 mod mini_swe_agent;
 mod openhands;
+mod pythonic;
 mod run_cache;
 mod swe_agent;
 mod task;

@@ -32,11 +32,56 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 }
 
 /// Parses the content of a file read elsewhere (a watcher, a test).
+///
+/// A text file with a few invalid UTF-8 bytes (a writer cut mid-character, a stray Latin-1
+/// byte) is read with those bytes replaced by U+FFFD and a warning saying where: losing a
+/// whole trajectory to one bad byte would help nobody. Files that look binary are left to
+/// detection, which refuses them.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    let repaired = repair_utf8(path, bytes);
+    let bytes = repaired.as_ref().map_or(bytes, |(text, _)| text.as_bytes());
     match detect(path, bytes)? {
-        Kind::Trajectories(format) => parse(format, path, bytes).map(Loaded::Trajectories),
+        Kind::Trajectories(format) => {
+            let mut trajectories = parse(format, path, bytes)?;
+            if let Some((_, warning)) = &repaired {
+                for trajectory in &mut trajectories {
+                    trajectory.warnings.insert(0, warning.clone());
+                }
+            }
+            Ok(Loaded::Trajectories(trajectories))
+        }
         Kind::Results(kind) => eval_results::parse(kind, path, bytes).map(Loaded::Results),
     }
+}
+
+/// More invalid sequences than this (and than one per thousand bytes) mean binary data.
+const MAX_REPAIRS: usize = 64;
+
+/// The text with invalid UTF-8 replaced, and a warning naming the first bad byte's line and
+/// column; `None` when the bytes are valid UTF-8, a zip archive, or look binary.
+fn repair_utf8(path: &Path, bytes: &[u8]) -> Option<(String, String)> {
+    let first = std::str::from_utf8(bytes).err()?.valid_up_to();
+    if bytes.starts_with(b"PK\x03\x04") || bytes[..bytes.len().min(64 * 1024)].contains(&0) {
+        return None;
+    }
+    let mut bad = 0usize;
+    let mut rest = &bytes[first..];
+    while let Err(err) = std::str::from_utf8(rest) {
+        bad += 1;
+        if bad > MAX_REPAIRS && bad > bytes.len() / 1000 {
+            return None;
+        }
+        let skip = err.valid_up_to() + err.error_len().unwrap_or(rest.len() - err.valid_up_to());
+        rest = &rest[skip..];
+    }
+    let before = &bytes[..first];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let column = first - memchr::memrchr(b'\n', before).map_or(0, |i| i + 1) + 1;
+    let warning = format!(
+        "{}:{line}:{column}: invalid UTF-8 ({bad} place(s)); read with U+FFFD in place of the bad bytes",
+        path.display()
+    );
+    Some((String::from_utf8_lossy(bytes).into_owned(), warning))
 }
 
 /// Loads every trajectory under `roots`, joins eval results, and lists what failed.
