@@ -189,6 +189,14 @@ fn classify_keyed_results(value: &Value) -> Option<Kind> {
 fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     let items: Vec<Value> =
         serde_json::from_slice(body).map_err(|err| LoadError::json(path, &err, 0))?;
+    // Older OpenHands evaluation histories: `[[action, observation], …]`.
+    let is_pair = |v: &Value| {
+        v.as_array()
+            .is_some_and(|p| p.len() == 2 && p[0].get("action").is_some())
+    };
+    if items.iter().take(20).any(is_pair) {
+        return Ok(Kind::Trajectories(Format::OpenHands));
+    }
     let objects: Vec<&serde_json::Map<String, Value>> =
         items.iter().filter_map(Value::as_object).take(20).collect();
     if objects.is_empty() {
@@ -353,6 +361,20 @@ mod tests {
             kind(r#"{"a__b-1": {"model_patch": "", "instance_id": "a__b-1"}}"#).unwrap(),
             Kind::Results(ResultsKind::Predictions)
         );
+    }
+
+    #[test]
+    fn openhands_event_lists_and_pair_histories() {
+        assert_eq!(
+            kind(r#"[{"id": 0, "source": "user", "action": "message", "args": {}}]"#).unwrap(),
+            Kind::Trajectories(Format::OpenHands)
+        );
+        assert_eq!(
+            kind(r#"[[{"action": "run", "args": {}}, {"observation": "run", "content": ""}]]"#)
+                .unwrap(),
+            Kind::Trajectories(Format::OpenHands)
+        );
+        assert!(kind("[[1, 2], [3, 4]]").is_err());
     }
 
     #[test]

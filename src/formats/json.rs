@@ -327,6 +327,142 @@ impl<'de> serde::Deserialize<'de> for Text {
     }
 }
 
+/// Deserialises `T`, or its default when the value has another shape (lenient fields).
+/// It decodes through a `Value` first: use it for small fields, never for the big arrays of
+/// a file (that doubles the parse); those take [`list_or_empty`].
+pub fn lenient<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::de::DeserializeOwned + Default,
+{
+    let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    Ok(serde_json::from_value(value).unwrap_or_default())
+}
+
+/// A list read item by item when the value is one, empty when it has another shape: a
+/// lenient big array, without a detour through `Value`. Items must read from any JSON
+/// (`Value`, [`Text`], a struct whose fields all default).
+pub fn list_or_empty<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    deserializer.deserialize_any(OrEmpty(std::marker::PhantomData::<Vec<T>>))
+}
+
+/// A map of text read entry by entry when the value is one, empty otherwise.
+pub fn map_or_empty<'de, D>(
+    deserializer: D,
+) -> Result<std::collections::HashMap<String, String>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(OrEmpty(
+        std::marker::PhantomData::<std::collections::HashMap<String, String>>,
+    ))
+}
+
+/// Reads a sequence (into a `Vec`) or a map (into a `HashMap` of text); any other shape,
+/// or the other container, reads as empty.
+struct OrEmpty<C>(std::marker::PhantomData<C>);
+
+macro_rules! empty_for_scalars {
+    () => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+}
+
+impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for OrEmpty<Vec<T>> {
+    type Value = Vec<T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(items)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<T>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Vec::new())
+    }
+    empty_for_scalars!();
+}
+
+impl<'de> Visitor<'de> for OrEmpty<std::collections::HashMap<String, String>> {
+    type Value = std::collections::HashMap<String, String>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = std::collections::HashMap::new();
+        while let Some((key, Text(value))) = map.next_entry::<String, Text>()? {
+            entries.insert(key, value);
+        }
+        Ok(entries)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Default::default())
+    }
+    empty_for_scalars!();
+}
+
+#[cfg(test)]
+mod or_empty_tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Holder {
+        #[serde(default, deserialize_with = "list_or_empty")]
+        items: Vec<Value>,
+        #[serde(default, deserialize_with = "map_or_empty")]
+        texts: std::collections::HashMap<String, String>,
+        #[serde(default, deserialize_with = "lenient")]
+        small: Option<u64>,
+    }
+
+    #[test]
+    fn odd_shapes_read_as_empty() {
+        let h: Holder =
+            serde_json::from_str(r#"{"items": [1, "a"], "texts": {"k": "v", "n": 2}, "small": 3}"#)
+                .unwrap();
+        assert_eq!(h.items, vec![Value::from(1), Value::from("a")]);
+        assert_eq!(h.texts.get("n").map(String::as_str), Some("2"));
+        assert_eq!(h.small, Some(3));
+        for text in [
+            r#"{"items": {"a": [1]}, "texts": [1, 2], "small": "x"}"#,
+            r#"{"items": "x", "texts": null, "small": [1]}"#,
+            r#"{"items": null, "texts": 5}"#,
+        ] {
+            let h: Holder = serde_json::from_str(text).unwrap();
+            assert!(
+                h.items.is_empty() && h.texts.is_empty() && h.small.is_none(),
+                "{text}"
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod text_tests {
     use super::*;
