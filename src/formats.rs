@@ -21,9 +21,11 @@ mod load;
 mod mini_swe_agent;
 mod openhands;
 mod pythonic;
+mod raw;
 mod run_cache;
 mod swe_agent;
 mod task;
+mod tool_steps;
 mod trajscope;
 
 pub use detect::{Kind, ResultsKind, detect, is_json_lines};

@@ -174,7 +174,8 @@ fn summary_line(summaries: &[TrajectorySummary], failed: usize) -> String {
         .filter(|s| s.resolved == Some(false))
         .count();
     let unknown = summaries.len() - resolved - unresolved;
-    let cost: f64 = summaries.iter().filter_map(|s| s.usage.cost).sum();
+    // `sum` of no f64 is -0.0; adding 0.0 prints it as 0.00.
+    let cost: f64 = summaries.iter().filter_map(|s| s.usage.cost).sum::<f64>() + 0.0;
     format!(
         "{} trajectories: {resolved} resolved, {unresolved} unresolved, {unknown} unknown; total cost ${cost:.2}; {failed} file(s) could not be read",
         summaries.len()

@@ -9,7 +9,7 @@ mod swe_agent;
 mod tools;
 
 use super::edit::{Attempt, Edit, EditOp};
-use crate::model::Step;
+use crate::model::{Step, ToolCall};
 use serde_json::Value;
 
 /// What a step's action means for files.
@@ -80,7 +80,7 @@ pub fn interpret(step: &Step) -> Intent {
             }
             let mut attempts = tools::interpret_call(&call.name, &call.arguments);
             if single && matches!(call.name.as_str(), "Edit" | "MultiEdit" | "Write") {
-                use_structured_patch(&mut attempts, &step.observation);
+                use_structured_patch(&mut attempts, step, call);
             }
             intent.attempts.extend(attempts);
             if single {
@@ -123,15 +123,29 @@ fn shell_command(arguments: &str) -> Option<String> {
     }
 }
 
-/// Claude Code's result carries the exact hunks (`structuredPatch`) when the loader kept it.
-fn use_structured_patch(attempts: &mut [Attempt], observation: &str) {
-    let Ok(value) = serde_json::from_str::<Value>(observation.trim()) else {
-        return;
+/// Claude Code's result carries the exact hunks (`structuredPatch`): the loader keeps the
+/// tool's result data beside the step (`Step::tool_results`, matched by call id); older
+/// exports put the result JSON in the observation itself.
+fn use_structured_patch(attempts: &mut [Attempt], step: &Step, call: &ToolCall) {
+    let from_results = step
+        .tool_results
+        .iter()
+        .filter(|r| match (&r.call_id, &call.id) {
+            (Some(a), Some(b)) => a == b,
+            _ => r.tool == call.name,
+        })
+        .find_map(|r| {
+            r.data
+                .get("structuredPatch")
+                .and_then(tools::structured_patch)
+        });
+    let from_observation = || {
+        serde_json::from_str::<Value>(step.observation.trim())
+            .ok()?
+            .get("structuredPatch")
+            .and_then(tools::structured_patch)
     };
-    let Some(hunks) = value
-        .get("structuredPatch")
-        .and_then(tools::structured_patch)
-    else {
+    let Some(hunks) = from_results.or_else(from_observation) else {
         return;
     };
     if let [Ok(edit)] = attempts {
@@ -193,4 +207,51 @@ pub fn scripts_run(command: &str) -> Vec<(String, String)> {
 /// The opaque edits of a script's code when it writes files.
 pub fn script_writes(code: &str, interpreter: &str) -> Vec<Attempt> {
     shell::script_writes(code, interpreter)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ToolResult;
+    use serde_json::json;
+
+    #[test]
+    fn claude_edit_uses_the_structured_patch_kept_beside_the_step() {
+        let mut call = ToolCall::new(
+            "Edit",
+            r#"{"file_path":"/p/a.py","old_string":"x = 1","new_string":"x = 2"}"#,
+        );
+        call.id = Some("toolu_1".into());
+        let step = Step {
+            tool_calls: vec![call],
+            observation: "The file /p/a.py has been updated.".into(),
+            tool_results: vec![ToolResult {
+                call_id: Some("toolu_1".into()),
+                tool: "Edit".into(),
+                data: json!({"filePath": "/p/a.py", "structuredPatch": [
+                    {"oldStart": 7, "oldLines": 1, "newStart": 7, "newLines": 1, "lines": ["-x = 1", "+x = 2"]}
+                ]}),
+            }],
+            ..Step::default()
+        };
+        let intent = interpret(&step);
+        let [Ok(edit)] = intent.attempts.as_slice() else {
+            panic!("one edit: {:?}", intent.attempts);
+        };
+        assert!(matches!(edit.op, EditOp::Hunks(_)), "{:?}", edit.op);
+
+        let without = Step {
+            tool_results: Vec::new(),
+            ..step
+        };
+        let intent = interpret(&without);
+        let [Ok(edit)] = intent.attempts.as_slice() else {
+            panic!("one edit");
+        };
+        assert!(
+            matches!(edit.op, EditOp::ReplaceText { .. }),
+            "{:?}",
+            edit.op
+        );
+    }
 }

@@ -189,6 +189,14 @@ fn classify_keyed_results(value: &Value) -> Option<Kind> {
 fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     let items: Vec<Value> =
         serde_json::from_slice(body).map_err(|err| LoadError::json(path, &err, 0))?;
+    // Older OpenHands evaluation histories: `[[action, observation], …]`.
+    let is_pair = |v: &Value| {
+        v.as_array()
+            .is_some_and(|p| p.len() == 2 && p[0].get("action").is_some())
+    };
+    if items.iter().take(20).any(is_pair) {
+        return Ok(Kind::Trajectories(Format::OpenHands));
+    }
     let objects: Vec<&serde_json::Map<String, Value>> =
         items.iter().filter_map(Value::as_object).take(20).collect();
     if objects.is_empty() {
@@ -237,10 +245,26 @@ fn detect_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
         .filter_map(|l| serde_json::from_slice(l).ok())
         .collect();
     let has = |v: &Value, k: &str| v.get(k).is_some();
+    if is_bare_codex_rollout(&lines) {
+        return Ok(Kind::Trajectories(Format::Codex));
+    }
     for line in &lines {
         let kind = line.get("type").and_then(Value::as_str).unwrap_or("");
         if has(line, "payload") && !kind.is_empty() {
             return Ok(Kind::Trajectories(Format::Codex));
+        }
+        // Early Claude Code logs (and ccusage's fixtures) have no `type`; the API message
+        // and the session bookkeeping around it say what they are.
+        let api_message = line
+            .get("message")
+            .is_some_and(|m| m.get("role").is_some() && (has(m, "id") || has(m, "usage")));
+        if kind.is_empty()
+            && api_message
+            && ["sessionId", "costUSD", "requestId", "parentUuid", "uuid"]
+                .iter()
+                .any(|k| has(line, k))
+        {
+            return Ok(Kind::Trajectories(Format::ClaudeCode));
         }
         let claude_type = matches!(kind, "user" | "assistant" | "summary" | "system" | "result");
         if claude_type
@@ -275,6 +299,31 @@ fn detect_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
         path,
         format!("JSON Lines whose records have keys {keys}"),
     ))
+}
+
+/// Codex rollouts before the `{timestamp, type, payload}` envelope: a first line with the
+/// session's `id` and `timestamp`, then bare response items and `record_type` state lines.
+fn is_bare_codex_rollout(lines: &[Value]) -> bool {
+    let Some(first) = lines.first() else {
+        return false;
+    };
+    let meta = first.get("id").is_some()
+        && first.get("timestamp").is_some()
+        && first.get("type").is_none()
+        && first.get("role").is_none();
+    meta && lines[1..].iter().any(|l| {
+        l.get("record_type").is_some()
+            || matches!(
+                l.get("type").and_then(Value::as_str),
+                Some(
+                    "message"
+                        | "reasoning"
+                        | "function_call"
+                        | "function_call_output"
+                        | "local_shell_call"
+                )
+            )
+    })
 }
 
 #[cfg(test)]
@@ -315,6 +364,20 @@ mod tests {
     }
 
     #[test]
+    fn openhands_event_lists_and_pair_histories() {
+        assert_eq!(
+            kind(r#"[{"id": 0, "source": "user", "action": "message", "args": {}}]"#).unwrap(),
+            Kind::Trajectories(Format::OpenHands)
+        );
+        assert_eq!(
+            kind(r#"[[{"action": "run", "args": {}}, {"observation": "run", "content": ""}]]"#)
+                .unwrap(),
+            Kind::Trajectories(Format::OpenHands)
+        );
+        assert!(kind("[[1, 2], [3, 4]]").is_err());
+    }
+
+    #[test]
     fn swe_agent_first_key_shortcut() {
         assert_eq!(
             format_from_first_key(b"{\n  \"environment\": \"swe_main\","),
@@ -337,6 +400,18 @@ mod tests {
         );
         let codex = "{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{}}\n{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
         assert_eq!(kind(codex).unwrap(), Kind::Trajectories(Format::Codex));
+        let old_claude = "{\"timestamp\":\"t\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"id\":\"m\",\"usage\":{}},\"costUSD\":0.1}\n{\"timestamp\":\"t\",\"sessionId\":\"s\",\"message\":{\"role\":\"assistant\",\"id\":\"n\"}}\n";
+        assert_eq!(
+            kind(old_claude).unwrap(),
+            Kind::Trajectories(Format::ClaudeCode)
+        );
+        let stream_json = "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"model\":\"m\"}\n{\"type\":\"result\",\"subtype\":\"success\",\"session_id\":\"s\"}\n";
+        assert_eq!(
+            kind(stream_json).unwrap(),
+            Kind::Trajectories(Format::ClaudeCode)
+        );
+        let bare_codex = "{\"id\":\"s\",\"timestamp\":\"t\",\"instructions\":null}\n{\"record_type\":\"state\"}\n{\"type\":\"message\",\"role\":\"user\",\"content\":[]}\n";
+        assert_eq!(kind(bare_codex).unwrap(), Kind::Trajectories(Format::Codex));
         let chat =
             "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";
         assert_eq!(

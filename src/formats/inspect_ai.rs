@@ -1,12 +1,174 @@
-//! Loader for the `inspect_ai` format (being written).
+//! Inspect AI eval logs, `.json` and `.eval` (zip): each sample (and epoch) is a trajectory.
+//!
+//! A step is an assistant message with the tool results that answered it; its context is
+//! the exact input of the `model` event that produced it. `attachment://` (and older
+//! `tc://`) references are resolved from the sample's attachments everywhere text can hold
+//! them. A log without samples (a header-only or cancelled eval) holds no trajectory, which
+//! is not an error. The containers are read by `log_json` and `archive`, one sample at a
+//! time; `sample`, `steps` and `message` turn a sample into a trajectory.
+
+mod archive;
+mod events;
+mod header;
+mod log_json;
+mod message;
+mod refs;
+mod sample;
+mod score;
+mod steps;
 
 use super::LoadError;
 use crate::model::Trajectory;
+use header::Header;
+use rayon::prelude::*;
+use sample::RawSample;
+use serde_json::value::RawValue;
+use std::collections::HashMap;
 use std::path::Path;
 
-pub fn parse(path: &Path, _bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    Err(LoadError::invalid(
-        path,
-        "this format's loader is not written yet",
-    ))
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    let is_zip = bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06");
+    let (header, samples, detail) = if is_zip {
+        let (header, samples) = archive::open(path, bytes)?;
+        let detail = header.detail("eval");
+        (header, Samples::Archive(samples), detail)
+    } else {
+        let (header, samples) = log_json::open(path, bytes)?;
+        let detail = header.detail("json");
+        (header, Samples::Json(samples), detail)
+    };
+    // Samples are independent: read them in parallel, each holding only its own JSON tree.
+    let outcomes: Vec<Result<(Trajectory, u64), String>> = (0..samples.len())
+        .into_par_iter()
+        .map(|ordinal| {
+            let sample = samples
+                .read(ordinal)
+                .map_err(|why| format!("sample {}: {why}; skipped", ordinal + 1))?;
+            let epoch = sample.epoch.unwrap_or(1);
+            Ok((
+                sample::trajectory(path, &header, &detail, sample, ordinal),
+                epoch,
+            ))
+        })
+        .collect();
+    let mut trajectories = Vec::new();
+    let mut problems = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            Ok(done) => trajectories.push(done),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    if trajectories.is_empty() {
+        if let Some(first) = problems.first() {
+            return Err(LoadError::invalid(path, first.clone()));
+        }
+        return Ok(Vec::new());
+    }
+    name_epochs(&mut trajectories, &header);
+    let mut trajectories: Vec<Trajectory> = trajectories.into_iter().map(|(t, _)| t).collect();
+    if let Some(first) = trajectories.first_mut() {
+        first.warnings.extend(problems);
+    }
+    Ok(trajectories)
+}
+
+/// Where a log's samples are, before they are read.
+enum Samples<'a> {
+    Json(Vec<&'a RawValue>),
+    Archive(archive::Samples<'a>),
+}
+
+impl Samples<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Samples::Json(raw) => raw.len(),
+            Samples::Archive(entries) => entries.len(),
+        }
+    }
+
+    fn read(&self, ordinal: usize) -> Result<RawSample, String> {
+        match self {
+            Samples::Json(raw) => log_json::sample(raw[ordinal]),
+            Samples::Archive(entries) => entries.read(ordinal),
+        }
+    }
+}
+
+/// With several epochs, each sample appears once per epoch: `12_epoch_2` (Inspect's own
+/// name for it) tells them apart.
+fn name_epochs(trajectories: &mut [(Trajectory, u64)], header: &Header) {
+    let mut per_id: HashMap<&str, usize> = HashMap::new();
+    for (t, _) in trajectories.iter() {
+        *per_id.entry(t.instance_id.as_str()).or_default() += 1;
+    }
+    let several = header.epochs().is_some_and(|e| e > 1)
+        || per_id.values().any(|&n| n > 1)
+        || trajectories.iter().any(|(_, epoch)| *epoch > 1);
+    if several {
+        for (t, epoch) in trajectories.iter_mut() {
+            t.instance_id = format!("{}_epoch_{epoch}", t.instance_id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> Vec<String> {
+        parse(Path::new("log.json"), text.as_bytes())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.instance_id)
+            .collect()
+    }
+
+    #[test]
+    fn epochs_are_named_only_when_there_are_several() {
+        assert_eq!(
+            ids(
+                r#"{"version": 2, "eval": {}, "samples": [{"id": 1, "epoch": 1}, {"id": 2, "epoch": 1}]}"#
+            ),
+            ["1", "2"]
+        );
+        assert_eq!(
+            ids(
+                r#"{"version": 2, "eval": {}, "samples": [{"id": 1, "epoch": 1}, {"id": 1, "epoch": 2}]}"#
+            ),
+            ["1_epoch_1", "1_epoch_2"]
+        );
+        assert_eq!(
+            ids(r#"{"eval": {"config": {"epochs": 3}}, "samples": [{"id": "a", "epoch": 1}]}"#),
+            ["a_epoch_1"]
+        );
+    }
+
+    #[test]
+    fn no_samples_is_no_trajectory() {
+        assert!(
+            ids(r#"{"version": 2, "status": "cancelled", "eval": {}, "samples": []}"#).is_empty()
+        );
+    }
+
+    #[test]
+    fn broken_samples_are_reported() {
+        let ts = parse(
+            Path::new("l.json"),
+            br#"{"eval": {}, "samples": [{"id": 1}, "x"]}"#,
+        )
+        .unwrap();
+        assert_eq!(ts.len(), 1);
+        assert!(
+            ts[0]
+                .warnings
+                .iter()
+                .any(|w| w.starts_with("sample 2: not a JSON object")),
+            "{:?}",
+            ts[0].warnings
+        );
+        let err = parse(Path::new("l.json"), br#"{"eval": {}, "samples": ["x"]}"#).unwrap_err();
+        assert!(err.to_string().starts_with("l.json: sample 1"), "{err}");
+        assert!(parse(Path::new("l.json"), b"{\"eval\": {}, \"samp").is_err());
+    }
 }

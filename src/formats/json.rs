@@ -204,13 +204,11 @@ mod tests {
     }
 }
 
-/// One parsed line of a JSONL file.
-// `line` is read by the JSONL loaders being merged; until then it is unused.
-#[allow(dead_code)]
-pub struct JsonLine {
+/// One parsed line of a JSONL file: a JSON value, or a record type of the loader's.
+pub struct JsonLine<T = Value> {
     /// 1-based line number in the file.
     pub line: usize,
-    pub value: Value,
+    pub value: T,
 }
 
 /// The JSON values of a JSONL file, and a warning per line that is not JSON. A last line cut
@@ -218,6 +216,21 @@ pub struct JsonLine {
 pub fn json_lines(path: &std::path::Path, bytes: &[u8]) -> (Vec<JsonLine>, Vec<String>) {
     let mut values = Vec::new();
     let mut warnings = Vec::new();
+    each_json_line(path, bytes, |line| match line {
+        Ok(line) => values.push(line),
+        Err(warning) => warnings.push(warning),
+    });
+    (values, warnings)
+}
+
+/// [`json_lines`] one line at a time, in file order, each read as `T`: loaders that need one
+/// record in memory at a time, and only some of its fields, read it into a struct that
+/// borrows from `bytes`. A line that is JSON but not a `T` is a warning too.
+pub fn each_json_line<'a, T: serde::Deserialize<'a>>(
+    path: &std::path::Path,
+    bytes: &'a [u8],
+    mut on_line: impl FnMut(Result<JsonLine<T>, String>),
+) {
     let mut start = 0;
     let mut line_no = 0;
     while start < bytes.len() {
@@ -229,24 +242,28 @@ pub fn json_lines(path: &std::path::Path, bytes: &[u8]) -> (Vec<JsonLine>, Vec<S
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<Value>(line) {
-            Ok(value) => values.push(JsonLine {
+        on_line(match serde_json::from_slice::<T>(line) {
+            Ok(value) => Ok(JsonLine {
                 line: line_no,
                 value,
             }),
-            Err(err) if is_last && err.is_eof() => warnings.push(format!(
+            Err(err) if is_last && err.is_eof() => Err(format!(
                 "{}:{line_no}: last line is incomplete (still being written?); skipped",
                 path.display()
             )),
-            Err(err) => warnings.push(format!(
+            Err(err) if err.is_data() => Err(format!(
+                "{}:{line_no}: {}; line skipped",
+                path.display(),
+                strip_position(&err.to_string())
+            )),
+            Err(err) => Err(format!(
                 "{}:{line_no}:{}: not JSON ({}); line skipped",
                 path.display(),
                 err.column(),
                 strip_position(&err.to_string())
             )),
-        }
+        });
     }
-    (values, warnings)
 }
 
 fn strip_position(text: &str) -> &str {
@@ -260,6 +277,23 @@ fn strip_position(text: &str) -> &str {
 mod json_lines_tests {
     use super::*;
     use std::path::Path;
+
+    #[test]
+    fn typed_lines_of_another_shape_become_warnings() {
+        #[derive(serde::Deserialize)]
+        struct Rec {
+            n: u32,
+        }
+        let mut seen = Vec::new();
+        each_json_line::<Rec>(Path::new("t.jsonl"), b"{\"n\":1}\n[true]\n{\"n\":2}", |l| {
+            seen.push(l.map(|l| (l.line, l.value.n)));
+        });
+        assert_eq!(seen[0], Ok((1, 1)));
+        let warning = seen[1].clone().unwrap_err();
+        assert!(warning.starts_with("t.jsonl:2: invalid type"), "{warning}");
+        assert!(warning.ends_with("; line skipped"), "{warning}");
+        assert_eq!(seen[2], Ok((3, 2)));
+    }
 
     #[test]
     fn bad_and_torn_lines_become_warnings() {
@@ -290,6 +324,142 @@ impl<'de> serde::Deserialize<'de> for Text {
             Value::String(s) => s,
             other => to_text(&other),
         }))
+    }
+}
+
+/// Deserialises `T`, or its default when the value has another shape (lenient fields).
+/// It decodes through a `Value` first: use it for small fields, never for the big arrays of
+/// a file (that doubles the parse); those take [`list_or_empty`].
+pub fn lenient<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::de::DeserializeOwned + Default,
+{
+    let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    Ok(serde_json::from_value(value).unwrap_or_default())
+}
+
+/// A list read item by item when the value is one, empty when it has another shape: a
+/// lenient big array, without a detour through `Value`. Items must read from any JSON
+/// (`Value`, [`Text`], a struct whose fields all default).
+pub fn list_or_empty<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    deserializer.deserialize_any(OrEmpty(std::marker::PhantomData::<Vec<T>>))
+}
+
+/// A map of text read entry by entry when the value is one, empty otherwise.
+pub fn map_or_empty<'de, D>(
+    deserializer: D,
+) -> Result<std::collections::HashMap<String, String>, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(OrEmpty(
+        std::marker::PhantomData::<std::collections::HashMap<String, String>>,
+    ))
+}
+
+/// Reads a sequence (into a `Vec`) or a map (into a `HashMap` of text); any other shape,
+/// or the other container, reads as empty.
+struct OrEmpty<C>(std::marker::PhantomData<C>);
+
+macro_rules! empty_for_scalars {
+    () => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(Default::default())
+        }
+    };
+}
+
+impl<'de, T: serde::Deserialize<'de>> Visitor<'de> for OrEmpty<Vec<T>> {
+    type Value = Vec<T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(items)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<T>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Vec::new())
+    }
+    empty_for_scalars!();
+}
+
+impl<'de> Visitor<'de> for OrEmpty<std::collections::HashMap<String, String>> {
+    type Value = std::collections::HashMap<String, String>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a map")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut entries = std::collections::HashMap::new();
+        while let Some((key, Text(value))) = map.next_entry::<String, Text>()? {
+            entries.insert(key, value);
+        }
+        Ok(entries)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Default::default())
+    }
+    empty_for_scalars!();
+}
+
+#[cfg(test)]
+mod or_empty_tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Holder {
+        #[serde(default, deserialize_with = "list_or_empty")]
+        items: Vec<Value>,
+        #[serde(default, deserialize_with = "map_or_empty")]
+        texts: std::collections::HashMap<String, String>,
+        #[serde(default, deserialize_with = "lenient")]
+        small: Option<u64>,
+    }
+
+    #[test]
+    fn odd_shapes_read_as_empty() {
+        let h: Holder =
+            serde_json::from_str(r#"{"items": [1, "a"], "texts": {"k": "v", "n": 2}, "small": 3}"#)
+                .unwrap();
+        assert_eq!(h.items, vec![Value::from(1), Value::from("a")]);
+        assert_eq!(h.texts.get("n").map(String::as_str), Some("2"));
+        assert_eq!(h.small, Some(3));
+        for text in [
+            r#"{"items": {"a": [1]}, "texts": [1, 2], "small": "x"}"#,
+            r#"{"items": "x", "texts": null, "small": [1]}"#,
+            r#"{"items": null, "texts": 5}"#,
+        ] {
+            let h: Holder = serde_json::from_str(text).unwrap();
+            assert!(
+                h.items.is_empty() && h.texts.is_empty() && h.small.is_none(),
+                "{text}"
+            );
+        }
     }
 }
 

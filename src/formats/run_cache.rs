@@ -36,7 +36,22 @@ pub struct CacheEntry {
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct CacheFile {
     version: u32,
+    /// The program that wrote the cache: summaries made by another build (a loader added or
+    /// fixed since) are not trusted.
+    #[serde(default)]
+    producer: String,
     entries: HashMap<PathBuf, CacheEntry>,
+}
+
+/// Identifies this build: the crate version and the executable's size and modification
+/// time, so that any rebuild starts a fresh cache.
+fn producer() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|exe| file_stamp(&exe))
+        .map(|(size, modified)| format!("{size}-{modified}"))
+        .unwrap_or_default();
+    format!("{}+{exe}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The cache for one run.
@@ -64,7 +79,7 @@ impl RunCache {
         let entries = std::fs::read(&file)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<CacheFile>(&bytes).ok())
-            .filter(|cache| cache.version == VERSION)
+            .filter(|cache| cache.version == VERSION && cache.producer == producer())
             .map(|cache| cache.entries)
             .unwrap_or_default();
         RunCache {
@@ -132,6 +147,7 @@ impl RunCache {
         std::fs::create_dir_all(dir)?;
         let cache = CacheFile {
             version: VERSION,
+            producer: producer(),
             entries: std::mem::take(&mut self.entries),
         };
         let written = (|| {
@@ -216,6 +232,27 @@ mod tests {
             .unwrap()
             .path();
         std::fs::write(&file, b"{\"version\": 1, \"entries\": {\"/r/x\": ").unwrap();
+        assert!(RunCache::open(cache_dir.path(), &roots).is_empty());
+    }
+
+    #[test]
+    fn a_cache_written_by_another_build_is_ignored() {
+        let cache_dir = tempfile::tempdir().unwrap();
+        let roots = vec![PathBuf::from("/r")];
+        let mut cache = RunCache::open(cache_dir.path(), &roots);
+        cache.put(PathBuf::from("/r/x"), entry(1));
+        cache.save().unwrap();
+        let file = std::fs::read_dir(cache_dir.path().join("runs"))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        let mut doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!(RunCache::open(cache_dir.path(), &roots).len(), 1);
+        doc["producer"] = serde_json::json!("0.0.1+older-build");
+        std::fs::write(&file, serde_json::to_vec(&doc).unwrap()).unwrap();
         assert!(RunCache::open(cache_dir.path(), &roots).is_empty());
     }
 

@@ -132,6 +132,22 @@ pub struct Step {
     pub usage: Usage,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<StepContext>,
+    /// What the tools returned beyond the observation text, when the log keeps it: Claude
+    /// Code's `toolUseResult` of file tools (an Edit's `structuredPatch`, a Write's content),
+    /// Codex's `patch_apply_end` changes. The diff layer reads it; nothing else needs to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_results: Vec<ToolResult>,
+}
+
+/// A tool's structured result, as logged, tied to the call it answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The [`ToolCall::id`] it answers, when the log links them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+    /// The tool this came from (`Edit`, `apply_patch`, …).
+    pub tool: String,
+    pub data: serde_json::Value,
 }
 
 /// Strings that, in an observation, mean the action went wrong. Kept short and specific: the

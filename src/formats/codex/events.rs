@@ -1,0 +1,177 @@
+//! Codex `event_msg` payloads: what the CLI observed (token counts, command exits, patch
+//! results, turn ends). Events that repeat a response item (`agent_message`,
+//! `agent_reasoning`) are ignored; unknown events are too, there are dozens.
+
+use super::Rollout;
+use super::action::duration_of;
+use super::record::{Payload, value};
+use crate::formats::json::{content_text, str_field, to_text, u64_field};
+use crate::formats::tool_steps::Outcome;
+use crate::model::Usage;
+use serde_json::Value;
+
+impl Rollout<'_> {
+    pub(super) fn event(&mut self, event: &Payload) {
+        match event.kind.get().unwrap_or("") {
+            "token_count" => self.token_count(event),
+            "exec_command_end" => self.exec_end(event),
+            "patch_apply_end" => self.patch_end(event),
+            "mcp_tool_call_end" => self.mcp_end(event),
+            "user_message" if self.event_task.is_none() => {
+                self.event_task = event
+                    .message
+                    .get()
+                    .filter(|m| !m.trim().is_empty())
+                    .map(String::from);
+            }
+            "context_compacted" => self.steps.compact(None),
+            "task_complete" => self.end("completed".to_string()),
+            "turn_aborted" => {
+                let reason = event.reason.get().unwrap_or("unknown");
+                self.end(format!("aborted: {reason}"));
+            }
+            "error" => {
+                let error = value(event.error);
+                let message = event
+                    .message
+                    .get()
+                    .or_else(|| str_field(&error, "message"))
+                    .unwrap_or("");
+                let first_line = message.lines().next().unwrap_or("");
+                self.end(
+                    format!("error: {first_line}")
+                        .trim_end_matches([':', ' '])
+                        .to_string(),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// How the session's last turn ended, in the log's words.
+    fn end(&mut self, status: String) {
+        self.steps.trajectory.exit_status = Some(status);
+    }
+
+    /// Sent after each model response: the response's tokens (`last_token_usage`) and the
+    /// session's running total. It also closes the response's step.
+    fn token_count(&mut self, event: &Payload) {
+        let info = value(event.info);
+        if !info.is_object() {
+            return;
+        }
+        self.steps.close(None);
+        if let Some(total) = info.get("total_token_usage") {
+            let total = tokens(total);
+            if self.last_total == Some(total) {
+                return; // the same report again (rate-limit updates repeat it)
+            }
+            self.last_total = Some(total);
+            // Running totals only grow; a smaller one belongs to another thread (a fork,
+            // a subagent) logged into the same file, so the largest is the session's.
+            if self.total.is_none_or(|(most, _)| total.0 >= most) {
+                self.total = Some(total);
+            }
+        }
+        let (tokens_in, tokens_out) = match info.get("last_token_usage") {
+            Some(last) => tokens(last),
+            // Early rollouts: `{prompt, completion}` per response.
+            None => (u64_field(&info, "prompt"), u64_field(&info, "completion")),
+        };
+        if tokens_in.is_none() && tokens_out.is_none() {
+            return;
+        }
+        let usage = Usage {
+            tokens_in,
+            tokens_out,
+            ..Usage::default()
+        };
+        self.summed.add(&usage);
+        if let Some(step) = self.steps.last_step(None)
+            && self.usage_step != Some(step)
+        {
+            self.usage_step = Some(step);
+            self.steps.merge_usage(step, usage);
+        }
+    }
+
+    fn exec_end(&mut self, event: &Payload) {
+        let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
+            return;
+        };
+        let outcome = Outcome {
+            exit_code: event.exit_code.i64(),
+            duration_s: duration_of(&value(event.duration)),
+            ..Outcome::default()
+        };
+        self.steps.annotate(call, outcome);
+        let text = [
+            &event.aggregated_output,
+            &event.formatted_output,
+            &event.stdout,
+        ]
+        .into_iter()
+        .find_map(|s| s.non_empty());
+        self.fallback(event, text.map(String::from));
+    }
+
+    /// `apply_patch` results: success, and the per-file changes the diff layer wants.
+    fn patch_end(&mut self, event: &Payload) {
+        let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
+            return;
+        };
+        let outcome = Outcome {
+            failed: event.success.0 == Some(false),
+            data: Some(value(event.changes)).filter(Value::is_object),
+            ..Outcome::default()
+        };
+        self.steps.annotate(call, outcome);
+        let text = [event.stdout.non_empty(), event.stderr.non_empty()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("\n");
+        self.fallback(event, Some(text));
+    }
+
+    fn mcp_end(&mut self, event: &Payload) {
+        let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
+            return;
+        };
+        let result = value(event.result);
+        let (text, failed) = match (result.get("Ok"), result.get("Err")) {
+            (Some(ok), _) => (
+                content_text(ok.get("content").unwrap_or(&Value::Null)),
+                ok.get("isError").and_then(Value::as_bool) == Some(true),
+            ),
+            (None, Some(err)) => (to_text(err), true),
+            (None, None) => (String::new(), false),
+        };
+        let outcome = Outcome {
+            failed,
+            duration_s: duration_of(&value(event.duration)),
+            ..Outcome::default()
+        };
+        self.steps.annotate(call, outcome);
+        self.fallback(event, Some(text));
+    }
+
+    /// An event's copy of a call's output, used only if the log lacks the output item (the
+    /// model saw that one; the event may be formatted differently).
+    fn fallback(&mut self, event: &Payload, text: Option<String>) {
+        if let (Some(id), Some(text)) = (event.call_id.get(), text)
+            && !text.is_empty()
+        {
+            self.event_outputs.push((id.to_string(), text));
+        }
+    }
+}
+
+/// (input, output) tokens of a usage object. OpenAI counts cached input inside
+/// `input_tokens` and reasoning inside `output_tokens`, so these are the totals.
+fn tokens(usage: &Value) -> (Option<u64>, Option<u64>) {
+    (
+        u64_field(usage, "input_tokens"),
+        u64_field(usage, "output_tokens"),
+    )
+}
