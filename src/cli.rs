@@ -1,9 +1,13 @@
 //! The command line: clap definitions and one file per subcommand. The only place (with
 //! `main`) that prints, exits, or uses `anyhow`.
 
+mod grep;
 mod ls;
+mod output;
 mod progress;
 mod show;
+mod stats;
+mod table;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -29,7 +33,9 @@ const EXAMPLES: &str = "\
 Examples:
   trajscope runs/my-eval/                 open a run
   trajscope ls runs/my-eval/ --json       one JSON object per trajectory
-  trajscope show x.traj --step 3 --context   what the model saw at step 3";
+  trajscope show x.traj --step 3 --context   what the model saw at step 3
+  trajscope stats runs/my-eval/           failure modes, split by resolved
+  trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -37,6 +43,10 @@ enum Command {
     Ls(ls::Args),
     /// Print a trajectory's steps (thought, action, observation), or one step.
     Show(show::Args),
+    /// Find a pattern in the steps of trajectories: trajectory, step, field, line, snippet.
+    Grep(grep::Args),
+    /// Count failure modes across a run by rules (TOML), split by resolved; compare two runs.
+    Stats(stats::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -54,6 +64,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Ls(args)) => ls::run(args),
         Some(Command::Show(args)) => show::run(args),
+        Some(Command::Grep(args)) => grep::run(args),
+        Some(Command::Stats(args)) => stats::run(args),
         None => {
             let paths = if cli.paths.is_empty() {
                 vec![sample_trajectories()]
