@@ -1,13 +1,17 @@
 //! The command line: clap definitions and one file per subcommand. The only place (with
 //! `main`) that prints, exits, or uses `anyhow`.
 
+mod diff;
 mod grep;
 mod ls;
 mod output;
 mod progress;
+mod render;
 mod show;
+mod show_diff;
 mod stats;
 mod table;
+mod watch;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -34,6 +38,8 @@ Examples:
   trajscope runs/my-eval/                 open a run
   trajscope ls runs/my-eval/ --json       one JSON object per trajectory
   trajscope show x.traj --step 3 --context   what the model saw at step 3
+  trajscope show x.traj --diff            what each step changed in the files
+  trajscope diff a.traj b.traj            where two runs of one task diverge
   trajscope stats runs/my-eval/           failure modes, split by resolved
   trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step";
 
@@ -47,6 +53,10 @@ enum Command {
     Grep(grep::Args),
     /// Count failure modes across a run by rules (TOML), split by resolved; compare two runs.
     Stats(stats::Args),
+    /// Compare two trajectories of the same task: step alignment, first divergence, patches.
+    Diff(diff::Args),
+    /// Follow growing logs and print each new step as it is written.
+    Watch(watch::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -66,13 +76,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Show(args)) => show::run(args),
         Some(Command::Grep(args)) => grep::run(args),
         Some(Command::Stats(args)) => stats::run(args),
+        Some(Command::Diff(args)) => diff::run(args),
+        Some(Command::Watch(args)) => watch::run(args),
         None => {
             let paths = if cli.paths.is_empty() {
                 vec![sample_trajectories()]
             } else {
                 cli.paths
             };
-            ls::run(ls::Args { paths, json: false })
+            ls::run(ls::Args {
+                paths,
+                json: false,
+                no_cache: false,
+            })
         }
     }
 }

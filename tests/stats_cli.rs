@@ -1,6 +1,8 @@
 //! `trajscope stats` and `trajscope grep` on small runs written by the tests, where every
 //! answer is known: two-run comparison and McNemar, bad rules, the user's rule file, labels.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -3,6 +3,8 @@
 //! in the plainest way (a loop over steps, `str::matches`, one `Regex` per rule), split by
 //! the verdicts of the run's `results.json`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/corpus.rs"]
 mod corpus;
 
@@ -222,7 +224,7 @@ fn check_against_plain_count(dir: &Path) -> Value {
     let config = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_trajscope"))
         .args(["stats", "--json"])
-        .arg(&dir)
+        .arg(dir)
         .env("XDG_CONFIG_HOME", config.path())
         .output()
         .unwrap();

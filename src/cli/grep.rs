@@ -42,6 +42,9 @@ pub fn parse_field(name: &str) -> Result<Field, String> {
     })
 }
 
+/// A trajectory (its steps dropped) and its matches.
+type Found = (Trajectory, Vec<GrepHit>);
+
 #[derive(Serialize)]
 struct JsonHit<'a> {
     path: &'a Path,
@@ -65,7 +68,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let (candidates, failures) = discover(&args.paths);
     let mut failures: Vec<String> = failures.into_iter().map(|f| f.message).collect();
-    let found: Vec<Result<Vec<(Trajectory, Vec<GrepHit>)>, String>> = candidates
+    let found: Vec<Result<Vec<Found>, String>> = candidates
         .par_iter()
         .map(|c| match load_file(&c.path) {
             Ok(Loaded::Trajectories(ts)) => Ok(ts

@@ -83,7 +83,6 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
     let mut step: Option<Step> = None;
     let mut tool_mode_step = false;
-    let mut ids = Vec::with_capacity(messages.len());
     let mut seen_task = false;
     for raw in &messages {
         let role = raw.role.0.as_str();
@@ -92,10 +91,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             continue;
         }
         let message = to_message(raw);
-        let context = StepContext {
-            exactness: Exactness::Exact,
-            messages: ids.clone(),
-        };
+        let context = StepContext::prefix(Exactness::Exact, trajectory.messages.len());
         match message.role {
             Role::Assistant => {
                 finish(&mut trajectory, step.take());
@@ -139,7 +135,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             }
             Role::System => {}
         }
-        ids.push(trajectory.push_message(message));
+        trajectory.push_message(message);
     }
     finish(&mut trajectory, step.take());
     trajectory.model = info

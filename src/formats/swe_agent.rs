@@ -84,11 +84,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     trajectory.model = model_name(&file.replay_config);
 
     // The pool starts with the history, so that reconstructed contexts index into it.
-    let history_ids: Vec<u32> = file
-        .history
-        .iter()
-        .map(|m| trajectory.push_message(to_message(m)))
-        .collect();
+    for message in &file.history {
+        trajectory.push_message(to_message(message));
+    }
     trajectory.task = file
         .history
         .iter()
@@ -122,14 +120,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
     if file.trajectory.is_empty() {
         // Demonstrations such as `function_calling_simple.traj` keep only the history.
-        steps_from_history(&mut trajectory, &file.history, &history_ids, &answers);
+        steps_from_history(&mut trajectory, &file.history, &answers);
     } else {
         let mut previous_context: (&[RawMessage], Vec<u32>) = (&[], Vec::new());
         let mut next_answer = 0;
+        let mut unmatched = 0;
         for raw in &file.trajectory {
             let matched = match_answer(&file.history, &answers, next_answer, &raw.action.0);
-            if let Some(k) = matched {
-                next_answer = k + 1;
+            match matched {
+                Some(k) => next_answer = k + 1,
+                None => unmatched += 1,
             }
             let answer = matched.map(|k| &file.history[answers[k]]);
             let mut step = Step {
@@ -164,34 +164,20 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                     None => answers
                         .get(next_answer)
                         .copied()
-                        .unwrap_or(history_ids.len()),
+                        .unwrap_or(file.history.len()),
                 };
-                Some(history_context(
-                    &file.history,
-                    &history_ids,
-                    cut,
-                    step.agent.as_deref(),
-                ))
+                Some(history_context(cut, step.agent.as_deref()))
             };
             trajectory.steps.push(step);
         }
-        if matched_count(&trajectory) < trajectory.steps.len() && !answers.is_empty() {
+        if unmatched > 0 && !answers.is_empty() && !has_exact {
             trajectory.warnings.push(format!(
-                "{} of {} steps have no matching answer in `history`; their agent and context are approximate",
-                trajectory.steps.len() - matched_count(&trajectory),
+                "{unmatched} of {} steps have no matching answer in `history`; their agent and context are approximate",
                 trajectory.steps.len()
             ));
         }
     }
     Ok(vec![trajectory])
-}
-
-fn matched_count(trajectory: &Trajectory) -> usize {
-    trajectory
-        .steps
-        .iter()
-        .filter(|s| s.context.is_some())
-        .count()
 }
 
 /// The index (into `answers`) of the history answer that produced a step with `action`,
@@ -235,10 +221,7 @@ fn intern_context<'a>(
         })
         .collect();
     *previous = (messages, ids.clone());
-    StepContext {
-        exactness: Exactness::Exact,
-        messages: ids,
-    }
+    StepContext::list(Exactness::Exact, ids)
 }
 
 fn same_message(a: &RawMessage, b: &RawMessage) -> bool {
@@ -246,34 +229,15 @@ fn same_message(a: &RawMessage, b: &RawMessage) -> bool {
 }
 
 /// What the model saw before history message `cut`: the messages of the same agent (all of
-/// them in single-agent runs). Reconstructed: history processors are not re-applied.
-fn history_context(
-    history: &[RawMessage],
-    ids: &[u32],
-    cut: usize,
-    agent: Option<&str>,
-) -> StepContext {
-    let messages = history
-        .iter()
-        .zip(ids)
-        .take(cut)
-        .filter(|(m, _)| agent.is_none() || m.agent.as_deref() == agent)
-        .map(|(_, &id)| id)
-        .collect();
-    StepContext {
-        exactness: Exactness::Reconstructed,
-        messages,
-    }
+/// them in single-agent runs). Reconstructed: history processors are not re-applied. The
+/// pool starts with the history, so this is a prefix of the pool.
+fn history_context(cut: usize, agent: Option<&str>) -> StepContext {
+    StepContext::agent_prefix(Exactness::Reconstructed, cut, agent.map(String::from))
 }
 
 /// Steps for a file without `trajectory[]`: each non-demo answer and the tool or user
 /// messages that follow it.
-fn steps_from_history(
-    trajectory: &mut Trajectory,
-    history: &[RawMessage],
-    ids: &[u32],
-    answers: &[usize],
-) {
+fn steps_from_history(trajectory: &mut Trajectory, history: &[RawMessage], answers: &[usize]) {
     for (k, &i) in answers.iter().enumerate() {
         let message = &history[i];
         let end = answers.get(k + 1).copied().unwrap_or(history.len());
@@ -298,7 +262,7 @@ fn steps_from_history(
             observation,
             agent: message.agent.clone(),
             tool_calls: tool_calls(&message.tool_calls),
-            context: Some(history_context(history, ids, i, message.agent.as_deref())),
+            context: Some(history_context(i, message.agent.as_deref())),
             ..Step::default()
         };
         step.tool = tool_of(&step);
@@ -413,6 +377,7 @@ fn model_name(replay_config: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ContextMessages;
     use serde_json::json;
 
     fn load(value: Value) -> Trajectory {
@@ -481,7 +446,12 @@ mod tests {
         let c1 = t.steps[0].context.as_ref().unwrap();
         let c2 = t.steps[1].context.as_ref().unwrap();
         assert_eq!(c1.exactness, Exactness::Exact);
-        assert_eq!(c2.messages[..2], c1.messages[..]);
+        let (ContextMessages::List(ids1), ContextMessages::List(ids2)) =
+            (&c1.messages, &c2.messages)
+        else {
+            panic!("exact contexts are lists");
+        };
+        assert_eq!(ids2[..2], ids1[..]);
         assert_eq!(t.messages.len(), 4, "shared prefix stored once");
         let ctx = t.steps[1].context_messages(&t.messages);
         assert_eq!(ctx[1].content, "do it");

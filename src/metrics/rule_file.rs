@@ -340,7 +340,7 @@ mod tests {
         entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Rule(r) => Some(r),
+                Entry::Rule(r) => Some(r.as_ref()),
                 Entry::Disable { .. } => None,
             })
             .collect()

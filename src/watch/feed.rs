@@ -157,9 +157,9 @@ impl ChangeFeed {
 pub struct FeedClosed;
 
 fn collect(paths: &mut BTreeSet<PathBuf>, event: notify::Result<notify::Event>) {
-    if let Ok(event) = event {
-        if !matches!(event.kind, notify::EventKind::Access(_)) {
-            paths.extend(event.paths);
-        }
+    if let Ok(event) = event
+        && !matches!(event.kind, notify::EventKind::Access(_))
+    {
+        paths.extend(event.paths);
     }
 }

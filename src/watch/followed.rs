@@ -36,6 +36,8 @@ pub enum TrajectoryChange {
     Grew {
         index: usize,
         first_changed: usize,
+        /// How many steps the trajectory had before.
+        previous_steps: usize,
     },
     /// Something before the end changed: the trajectory was written anew.
     Replaced {
@@ -277,6 +279,7 @@ fn diff(old: &[Trajectory], new: &[Trajectory]) -> Vec<TrajectoryChange> {
                     TrajectoryChange::Grew {
                         index,
                         first_changed: same_prefix + 1,
+                        previous_steps: before.steps.len(),
                     }
                 } else {
                     TrajectoryChange::Replaced { index }
@@ -353,7 +356,8 @@ mod tests {
             update.changes,
             vec![TrajectoryChange::Grew {
                 index: 0,
-                first_changed: 3
+                first_changed: 3,
+                previous_steps: 2
             }]
         );
         assert_eq!(update.status, FileStatus::Current);
@@ -365,7 +369,8 @@ mod tests {
             update.changes,
             vec![TrajectoryChange::Grew {
                 index: 0,
-                first_changed: 4
+                first_changed: 4,
+                previous_steps: 3
             }]
         );
 
