@@ -2,11 +2,15 @@
 //! `main`) that prints, exits, or uses `anyhow`.
 
 mod diff;
+mod grep;
 mod ls;
+mod output;
 mod progress;
 mod render;
 mod show;
 mod show_diff;
+mod stats;
+mod table;
 mod watch;
 
 use anyhow::Result;
@@ -35,7 +39,9 @@ Examples:
   trajscope ls runs/my-eval/ --json       one JSON object per trajectory
   trajscope show x.traj --step 3 --context   what the model saw at step 3
   trajscope show x.traj --diff            what each step changed in the files
-  trajscope diff a.traj b.traj            where two runs of one task diverge";
+  trajscope diff a.traj b.traj            where two runs of one task diverge
+  trajscope stats runs/my-eval/           failure modes, split by resolved
+  trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -43,6 +49,10 @@ enum Command {
     Ls(ls::Args),
     /// Print a trajectory's steps (thought, action, observation), or one step.
     Show(show::Args),
+    /// Find a pattern in the steps of trajectories: trajectory, step, field, line, snippet.
+    Grep(grep::Args),
+    /// Count failure modes across a run by rules (TOML), split by resolved; compare two runs.
+    Stats(stats::Args),
     /// Compare two trajectories of the same task: step alignment, first divergence, patches.
     Diff(diff::Args),
     /// Follow growing logs and print each new step as it is written.
@@ -64,6 +74,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Ls(args)) => ls::run(args),
         Some(Command::Show(args)) => show::run(args),
+        Some(Command::Grep(args)) => grep::run(args),
+        Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Watch(args)) => watch::run(args),
         None => {

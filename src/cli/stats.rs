@@ -1,0 +1,224 @@
+//! `trajscope stats PATH...`: the failure-mode tally of a run (or the comparison of two
+//! runs) with the default rules, the user's rules and `--rules` files.
+
+mod json;
+mod text;
+
+use super::output::Out;
+use super::progress::Indicator;
+use anyhow::Result;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use trajscope::metrics::{
+    Comparison, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, TalliedRun,
+    tally_run, user_rules_path,
+};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub struct Args {
+    /// Run folders or trajectory files. Exactly two folders are two runs to compare (use
+    /// --one-run to count them as one); more paths, or files, make one run.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Compare: the PATHs are run A, these paths run B (each may be several folders).
+    #[arg(long, num_args = 1.., value_name = "PATH")]
+    pub vs: Vec<PathBuf>,
+    /// Count all PATHs as one run, even exactly two folders.
+    #[arg(long, conflicts_with = "vs")]
+    pub one_run: bool,
+    /// Add the rules of FILE to the defaults (a rule of the same name replaces one).
+    #[arg(long, value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+    /// Use the rules of FILE instead of the defaults and the user's rule file.
+    #[arg(long, value_name = "FILE")]
+    pub only_rules: Vec<PathBuf>,
+    /// Print JSON (shape in docs/metrics.md).
+    #[arg(long, group = "format")]
+    pub json: bool,
+    /// Print CSV: the rule table, or with --by-trajectory one row per trajectory.
+    #[arg(long, group = "format")]
+    pub csv: bool,
+    /// Print Markdown tables.
+    #[arg(long, group = "format")]
+    pub markdown: bool,
+    /// One row per trajectory.
+    #[arg(long)]
+    pub by_trajectory: bool,
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  trajscope stats runs/my-eval/                   rules, tools, outcomes of a run
+  trajscope stats runs/a/ runs/b/                 compare two runs (paired McNemar test)
+  trajscope stats runs/a1 runs/a2 --vs runs/b     run A made of two folders, against run B
+  trajscope stats runs/x --rules mine.toml --json";
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let set = RuleSet::load(&RuleOptions {
+        extra: args.rules.clone(),
+        only: args.only_rules.clone(),
+        user_file: user_rules_path(),
+    });
+    let (matcher, compile_errors) = Matcher::new(set.rules);
+    let mut rule_errors = set.errors;
+    rule_errors.extend(compile_errors);
+    for err in &rule_errors {
+        eprintln!("trajscope: warning: {err} (the other rules still run)");
+    }
+    let matcher = Arc::new(matcher);
+
+    let (a_paths, b_paths) = runs(&args);
+    let indicator = Indicator::new();
+    let a = tally(&a_paths, &matcher, &indicator);
+    let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator));
+    indicator.finish();
+
+    let mut out = Out::new();
+    match b {
+        None => single(&args, &a, &rule_errors, &mut out)?,
+        Some(b) => compare(&args, &a, &b, &rule_errors, &mut out)?,
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Run A's paths, and run B's when comparing.
+fn runs(args: &Args) -> (Vec<PathBuf>, Option<Vec<PathBuf>>) {
+    if !args.vs.is_empty() {
+        return (args.paths.clone(), Some(args.vs.clone()));
+    }
+    if !args.one_run && args.paths.len() == 2 && args.paths.iter().all(|p| p.is_dir()) {
+        return (
+            vec![args.paths[0].clone()],
+            Some(vec![args.paths[1].clone()]),
+        );
+    }
+    (args.paths.clone(), None)
+}
+
+fn tally(paths: &[PathBuf], matcher: &Arc<Matcher>, indicator: &Indicator) -> TalliedRun {
+    let mut run = tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p));
+    let mut roots: Vec<PathBuf> = paths.iter().map(|p| LabelSet::root_for(p)).collect();
+    roots.sort();
+    roots.dedup();
+    let sets: Vec<LabelSet> = roots
+        .iter()
+        .filter_map(|root| match LabelSet::load(root) {
+            Ok(set) => Some(set),
+            Err(err) => {
+                eprintln!("trajscope: warning: labels not counted: {err}");
+                None
+            }
+        })
+        .collect();
+    run.tally.set_labels(&sets);
+    run
+}
+
+fn name_of(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn report_failures(run: &TalliedRun) {
+    for failure in &run.failures {
+        eprintln!("trajscope: {}", failure.message);
+    }
+}
+
+fn single(args: &Args, run: &TalliedRun, rule_errors: &[RuleError], out: &mut Out) -> Result<()> {
+    let overview = Overview::of(run.tally.trajectories());
+    if args.json {
+        let report = json::run_json(run, &overview, rule_errors, args.by_trajectory);
+        out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
+        return Ok(());
+    }
+    report_failures(run);
+    if args.csv {
+        let table = if args.by_trajectory {
+            text::by_trajectory(&run.tally, true)
+        } else {
+            text::rules(&run.tally, true)
+        };
+        out.text(&table.csv())?;
+        return Ok(());
+    }
+    let md = args.markdown;
+    let render = |t: &super::table::Table| if md { t.markdown() } else { t.text() };
+    let heading = |title: &str| {
+        if md {
+            format!("\n## {title}\n\n")
+        } else {
+            format!("\n{title}\n")
+        }
+    };
+    if md {
+        out.text(&format!("# trajscope stats: {}\n\n", name_of(&run.roots)))?;
+        for line in text::overview(&overview, run.failures.len()).lines() {
+            out.line(format_args!("- {line}"))?;
+        }
+    } else {
+        out.text(&text::overview(&overview, run.failures.len()))?;
+    }
+    if run.tally.is_empty() {
+        return Ok(());
+    }
+    out.text(&heading(
+        "Rules (TRAJS: trajectories with a match; per outcome, their share of it)",
+    ))?;
+    out.text(&render(&text::rules(&run.tally, false)))?;
+    let tools = text::tools(&run.tally);
+    if !tools.is_empty() {
+        out.text(&heading("Tools"))?;
+        out.text(&render(&tools))?;
+    }
+    if args.by_trajectory {
+        out.text(&heading("Trajectories"))?;
+        out.text(&render(&text::by_trajectory(&run.tally, false)))?;
+    }
+    Ok(())
+}
+
+fn compare(
+    args: &Args,
+    a: &TalliedRun,
+    b: &TalliedRun,
+    rule_errors: &[RuleError],
+    out: &mut Out,
+) -> Result<()> {
+    let comparison = Comparison::of(&a.tally, &b.tally);
+    if args.json {
+        let ja = json::run_json(a, &comparison.a, rule_errors, args.by_trajectory);
+        let jb = json::run_json(b, &comparison.b, rule_errors, args.by_trajectory);
+        let report = json::compare_json(ja, jb, &comparison);
+        out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
+        return Ok(());
+    }
+    report_failures(a);
+    report_failures(b);
+    if args.csv {
+        out.text(&text::deltas(&comparison, true).csv())?;
+        return Ok(());
+    }
+    let header = text::comparison(&comparison, &name_of(&a.roots), &name_of(&b.roots));
+    if args.markdown {
+        out.text("# trajscope stats: comparison\n\n")?;
+        for line in header.lines() {
+            out.line(format_args!("- {line}"))?;
+        }
+        out.text("\n")?;
+        out.text(&text::deltas(&comparison, false).markdown())?;
+    } else {
+        out.text(&header)?;
+        out.text(
+            "\nRules (trajectories with a match, share of each run; Δ in percentage points)\n",
+        )?;
+        out.text(&text::deltas(&comparison, false).text())?;
+    }
+    Ok(())
+}

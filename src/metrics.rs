@@ -1,0 +1,47 @@
+//! Counting failure modes across a run by plain string search.
+//!
+//! Rules ([`Rule`]) are declared in TOML ([`rule_file`]): a pattern (literal or regex) in a
+//! step field, with optional conditions on the step's tool, on its following a tool call,
+//! and on the steps around it. A [`RuleSet`] combines the built-in defaults, the user's file
+//! and `--rules` files; a [`Matcher`] compiles it (one Aho-Corasick automaton and one
+//! `RegexSet` per field) and scans trajectories; a [`Tally`] keeps per-trajectory hits and
+//! sums them per rule, split by resolved / unresolved / unknown, with the steps behind each
+//! count. [`Overview`] and [`Comparison`] give the run-level numbers and the two-run test;
+//! [`LabelSet`] keeps hand-made step labels in a sidecar file; [`Search`] is `trajscope grep`.
+//!
+//! Uses `model` and `formats`; knows nothing of terminals, async or printing.
+
+mod compare;
+mod exit_kind;
+mod field;
+mod gate;
+mod labels;
+mod matcher;
+mod overview;
+mod rule;
+mod rule_error;
+pub mod rule_file;
+mod rule_set;
+mod run_tally;
+mod search;
+mod sequence;
+pub mod stats;
+mod step_matches;
+mod tally;
+
+pub use compare::{Comparison, Pairing, RuleDelta, SIGNIFICANCE, SMALL_RUN, Verdict};
+pub use exit_kind::ExitKind;
+pub use field::{Field, made_tool_call, tool_calls_of};
+pub use labels::{LABELS_FILE, Label, LabelError, LabelSet, MAX_LABEL_CHARS, step_hash};
+pub use matcher::Matcher;
+pub use overview::{Overview, Spread};
+pub use rule::{Origin, Pattern, Rule, RuleId, ToolCondition};
+pub use rule_error::RuleError;
+pub use rule_set::{RuleOptions, RuleSet, user_rules_path};
+pub use run_tally::{TalliedRun, tally_run};
+pub use search::{GrepHit, Search, SearchError};
+pub use step_matches::{StepHit, StepMatches};
+pub use tally::{
+    Counts, Hit, Outcome, Row, RowKind, Split, Tally, ToolRow, ToolUse, TrajectoryKey,
+    TrajectoryTally,
+};
