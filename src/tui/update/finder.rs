@@ -1,0 +1,101 @@
+//! The fuzzy finder: opening it over trajectories or steps, typing, choosing.
+
+use super::{list, trajectory};
+use crate::tui::action::Action;
+use crate::tui::document::Page;
+use crate::tui::effect::Effect;
+use crate::tui::state::finder::{FinderItem, FinderKind, FinderState, FinderTarget};
+use crate::tui::state::{Notice, Overlay, State};
+
+pub fn open_trajectories(state: &mut State) {
+    if state.run.rows.is_empty() {
+        state.notice = Some(Notice::info("no trajectories loaded yet"));
+        return;
+    }
+    let items = state
+        .run
+        .visible
+        .iter()
+        .map(|&row| {
+            let summary = &state.run.rows[row];
+            FinderItem {
+                text: format!("{}  {}", summary.instance_id, summary.display_source()),
+                target: FinderTarget::Row(row),
+            }
+        })
+        .collect();
+    state.prompt = None;
+    state.overlay = Some(Overlay::Finder(FinderState::new(
+        FinderKind::Trajectories,
+        items,
+    )));
+}
+
+pub fn open_steps(state: &mut State) {
+    let Some(t) = state.trajectory.as_ref().filter(|t| t.trajectory.is_some()) else {
+        return;
+    };
+    let items = t
+        .steps
+        .iter()
+        .map(|s| {
+            let mark = if s.error { "✗" } else { " " };
+            let agent = match (&s.agent, t.multi_agent) {
+                (Some(agent), true) => format!("{agent} "),
+                _ => String::new(),
+            };
+            FinderItem {
+                text: format!("{:>4} {mark} {agent}{}  {}", s.index, s.tool, s.summary),
+                target: FinderTarget::Step(s.index),
+            }
+        })
+        .collect();
+    state.overlay = Some(Overlay::Finder(FinderState::new(FinderKind::Steps, items)));
+}
+
+pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+    let page = list::page_height(state);
+    let Some(Overlay::Finder(finder)) = state.overlay.as_mut() else {
+        return;
+    };
+    if list::navigate(&mut finder.cursor, action, finder.matches.len(), page) {
+        return;
+    }
+    match action {
+        Action::Cancel => state.overlay = None,
+        Action::DeleteBackward => {
+            finder.input.pop();
+            finder.refilter();
+        }
+        Action::ClearInput => {
+            finder.input.clear();
+            finder.refilter();
+        }
+        Action::Confirm => {
+            let target = finder.selected_target();
+            state.overlay = None;
+            match target {
+                Some(FinderTarget::Row(row)) => trajectory::open(state, row, None, fx),
+                Some(FinderTarget::Step(step)) => {
+                    if let Some(t) = state.trajectory.as_mut() {
+                        if let Some(position) = t.position_of(step) {
+                            t.select(position);
+                        }
+                        if !t.page.per_step() {
+                            t.page = Page::Step;
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn type_char(state: &mut State, c: char) {
+    if let Some(Overlay::Finder(finder)) = state.overlay.as_mut() {
+        finder.input.push(c);
+        finder.refilter();
+    }
+}
