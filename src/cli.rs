@@ -4,6 +4,7 @@
 mod ls;
 mod progress;
 mod show;
+mod watch;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -38,6 +39,8 @@ enum Command {
     Ls(ls::Args),
     /// Print a trajectory's steps (thought, action, observation), or one step.
     Show(show::Args),
+    /// Follow growing logs and print each new step as it is written.
+    Watch(watch::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Ls(args)) => ls::run(args),
         Some(Command::Show(args)) => show::run(args),
+        Some(Command::Watch(args)) => watch::run(args),
         None => {
             let paths = if cli.paths.is_empty() {
                 vec![sample_trajectories()]

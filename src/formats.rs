@@ -23,9 +23,10 @@ mod swe_agent;
 mod task;
 mod trajscope;
 
-pub use detect::{Kind, ResultsKind, detect};
-pub use discover::{Candidate, discover};
+pub use detect::{Kind, ResultsKind, detect, is_json_lines};
+pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
+pub use eval_results::parse as parse_results;
 pub use load::{Loaded, Progress, load_bytes, load_file, load_run, load_run_summaries};
 
 use crate::model::{Format, Trajectory};

@@ -15,8 +15,10 @@ mod usage;
 
 pub use format::Format;
 pub use message::{Message, Role, ToolCall};
-pub use run::{EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model};
-pub use step::{Exactness, Step, StepContext};
+pub use run::{
+    EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
+};
+pub use step::{ContextMessages, Exactness, Step, StepContext};
 pub use summary::TrajectorySummary;
 pub use trajectory::{ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path};
 pub use usage::Usage;

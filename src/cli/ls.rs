@@ -90,8 +90,7 @@ impl Row {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let indicator = Indicator::new();
-    let (summaries, _results, failures) =
-        load_run_summaries(&args.paths, &|p| indicator.update(p));
+    let (summaries, _results, failures) = load_run_summaries(&args.paths, &|p| indicator.update(p));
     indicator.finish();
 
     if args.json {
@@ -121,7 +120,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn print_table(summaries: &[TrajectorySummary]) {
     println!(
         "{:<40} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  PATH",
-        "INSTANCE", "FORMAT", "STEPS", "EXIT", "RESOLVED", "COST", "TOK_IN", "TOK_OUT", "PATCH", "ERR"
+        "INSTANCE",
+        "FORMAT",
+        "STEPS",
+        "EXIT",
+        "RESOLVED",
+        "COST",
+        "TOK_IN",
+        "TOK_OUT",
+        "PATCH",
+        "ERR"
     );
     for s in summaries {
         println!(
@@ -146,8 +154,14 @@ fn print_table(summaries: &[TrajectorySummary]) {
 }
 
 fn summary_line(summaries: &[TrajectorySummary], failed: usize) -> String {
-    let resolved = summaries.iter().filter(|s| s.resolved == Some(true)).count();
-    let unresolved = summaries.iter().filter(|s| s.resolved == Some(false)).count();
+    let resolved = summaries
+        .iter()
+        .filter(|s| s.resolved == Some(true))
+        .count();
+    let unresolved = summaries
+        .iter()
+        .filter(|s| s.resolved == Some(false))
+        .count();
     let unknown = summaries.len() - resolved - unresolved;
     let cost: f64 = summaries.iter().filter_map(|s| s.usage.cost).sum();
     format!(

@@ -88,10 +88,10 @@ fn split_index(file: &Path) -> (PathBuf, Option<usize>) {
         return (file.to_path_buf(), None);
     }
     let text = file.to_string_lossy();
-    if let Some((path, index)) = text.rsplit_once('#') {
-        if let Ok(index) = index.parse() {
-            return (PathBuf::from(path), Some(index));
-        }
+    if let Some((path, index)) = text.rsplit_once('#')
+        && let Ok(index) = index.parse()
+    {
+        return (PathBuf::from(path), Some(index));
     }
     (file.to_path_buf(), None)
 }
@@ -107,7 +107,15 @@ fn pick_step(trajectory: &Trajectory, index: usize) -> Result<&Step> {
 }
 
 fn print_header(t: &Trajectory) {
-    println!("{} ({}{})", t.instance_id, t.format, t.format_detail.as_deref().map(|d| format!(" {d}")).unwrap_or_default());
+    println!(
+        "{} ({}{})",
+        t.instance_id,
+        t.format,
+        t.format_detail
+            .as_deref()
+            .map(|d| format!(" {d}"))
+            .unwrap_or_default()
+    );
     println!("  source:   {}", t.display_source());
     if let Some(model) = &t.model {
         println!("  model:    {model}");
@@ -153,7 +161,10 @@ fn print_step(t: &Trajectory, step: &Step) {
     if step.is_error() {
         title.push_str(" · error");
     }
-    println!("\n── {title} {}", "─".repeat(60usize.saturating_sub(title.len())));
+    println!(
+        "\n── {title} {}",
+        "─".repeat(60usize.saturating_sub(title.len()))
+    );
     if !step.thought.trim().is_empty() {
         println!("THOUGHT\n{}", indent(&step.thought));
     }

@@ -1,7 +1,7 @@
 //! Which kind of file this is, decided by content (and only then by name).
 
-use super::json::{TopKeys, strip_trailing_commas};
 use super::LoadError;
+use super::json::{TopKeys, strip_trailing_commas};
 use crate::model::Format;
 use serde_json::Value;
 use std::path::Path;
@@ -70,14 +70,16 @@ fn detect_text(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
 
 /// NUL bytes or invalid UTF-8 (other than a character cut at the end of the sample).
 fn looks_binary(head: &[u8]) -> bool {
-    head.contains(&0)
-        || std::str::from_utf8(head).is_err_and(|err| err.error_len().is_some())
+    head.contains(&0) || std::str::from_utf8(head).is_err_and(|err| err.error_len().is_some())
 }
 
 /// Whether a `{…}` file is JSON Lines rather than one JSON document: its first line is a
 /// whole JSON value and more follows.
 pub fn is_json_lines(bytes: &[u8]) -> bool {
-    let start = bytes.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    let start = bytes
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(0);
     let body = &bytes[start..];
     let Some(newline) = memchr::memchr(b'\n', body) else {
         return false;
@@ -89,6 +91,9 @@ pub fn is_json_lines(bytes: &[u8]) -> bool {
 fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     if is_json_lines(body) {
         return detect_lines(path, body);
+    }
+    if let Some(format) = format_from_first_key(body) {
+        return Ok(Kind::Trajectories(format));
     }
     let keys: TopKeys = match serde_json::from_slice(body) {
         Ok(keys) => keys,
@@ -107,6 +112,20 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     classify_keyed_results(&value).ok_or_else(|| {
         LoadError::unrecognized(path, format!("a JSON object with keys {}", keys.preview()))
     })
+}
+
+/// A shortcut for the big files of a run: SWE-agent writes `environment` or `trajectory`
+/// first, and no other format starts with those keys. Saves scanning a 30 MB run twice;
+/// the loader still checks the whole document.
+fn format_from_first_key(body: &[u8]) -> Option<Format> {
+    let rest = body.strip_prefix(b"{")?;
+    let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    let key = rest[start..].strip_prefix(b"\"")?;
+    let end = memchr::memchr(b'"', &key[..key.len().min(64)])?;
+    match &key[..end] {
+        b"environment" | b"trajectory" => Some(Format::SweAgent),
+        _ => None,
+    }
 }
 
 /// Trajectory formats and results files recognisable from their top-level keys.
@@ -164,8 +183,12 @@ fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
             "a JSON array without objects",
         ));
     }
-    let any = |pred: &dyn Fn(&serde_json::Map<String, Value>) -> bool| objects.iter().any(|o| pred(o));
-    if any(&|o| (o.contains_key("action") || o.contains_key("observation")) && (o.contains_key("source") || o.contains_key("id"))) {
+    let any =
+        |pred: &dyn Fn(&serde_json::Map<String, Value>) -> bool| objects.iter().any(|o| pred(o));
+    if any(&|o| {
+        (o.contains_key("action") || o.contains_key("observation"))
+            && (o.contains_key("source") || o.contains_key("id"))
+    }) {
         return Ok(Kind::Trajectories(Format::OpenHands));
     }
     if any(&|o| o.contains_key("instance_id") && o.contains_key("model_patch")) {
@@ -173,9 +196,11 @@ fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     }
     if any(&|o| o.contains_key("role")) {
         let mini = items.iter().take(4).any(|m| {
-            m.get("content")
-                .and_then(Value::as_str)
-                .is_some_and(|c| c.contains("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT") || c.contains("MINI_SWE_AGENT_FINAL_OUTPUT") || c.contains("mswea_bash_command"))
+            m.get("content").and_then(Value::as_str).is_some_and(|c| {
+                c.contains("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+                    || c.contains("MINI_SWE_AGENT_FINAL_OUTPUT")
+                    || c.contains("mswea_bash_command")
+            })
         });
         return Ok(Kind::Trajectories(if mini {
             Format::MiniSweAgent
@@ -249,7 +274,8 @@ mod tests {
             Kind::Trajectories(Format::SweAgent)
         );
         assert_eq!(
-            kind(r#"{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}"#).unwrap(),
+            kind(r#"{"info": {}, "messages": [], "trajectory_format": "mini-swe-agent-1"}"#)
+                .unwrap(),
             Kind::Trajectories(Format::MiniSweAgent)
         );
         assert_eq!(
@@ -271,13 +297,34 @@ mod tests {
     }
 
     #[test]
+    fn swe_agent_first_key_shortcut() {
+        assert_eq!(
+            format_from_first_key(b"{\n  \"environment\": \"swe_main\","),
+            Some(Format::SweAgent)
+        );
+        assert_eq!(
+            format_from_first_key(b"{\"trajectory\": []}"),
+            Some(Format::SweAgent)
+        );
+        assert_eq!(format_from_first_key(b"{\"info\": {}}"), None);
+        assert_eq!(format_from_first_key(b"{"), None);
+    }
+
+    #[test]
     fn json_lines_by_records() {
         let claude = "{\"type\":\"user\",\"sessionId\":\"s\",\"message\":{}}\n{\"type\":\"assistant\",\"message\":{}}\n";
-        assert_eq!(kind(claude).unwrap(), Kind::Trajectories(Format::ClaudeCode));
+        assert_eq!(
+            kind(claude).unwrap(),
+            Kind::Trajectories(Format::ClaudeCode)
+        );
         let codex = "{\"timestamp\":\"t\",\"type\":\"session_meta\",\"payload\":{}}\n{\"timestamp\":\"t\",\"type\":\"event_msg\",\"payload\":{}}\n";
         assert_eq!(kind(codex).unwrap(), Kind::Trajectories(Format::Codex));
-        let chat = "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";
-        assert_eq!(kind(chat).unwrap(), Kind::Trajectories(Format::ChatMessages));
+        let chat =
+            "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";
+        assert_eq!(
+            kind(chat).unwrap(),
+            Kind::Trajectories(Format::ChatMessages)
+        );
     }
 
     #[test]
@@ -287,7 +334,8 @@ mod tests {
             Kind::Trajectories(Format::Aider)
         );
         assert_eq!(
-            kind("<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nhi<|eot_id|>").unwrap(),
+            kind("<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nhi<|eot_id|>")
+                .unwrap(),
             Kind::Trajectories(Format::LlamaPrompt)
         );
     }
@@ -295,11 +343,20 @@ mod tests {
     #[test]
     fn bad_input_is_named_not_panicked() {
         assert!(matches!(kind("   \n"), Err(LoadError::Empty { .. })));
-        let err = kind("{\"trajectory\": [1, 2").unwrap_err().to_string();
+        let err = kind("{\"info\": {\"a\": [1, 2").unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        // The SWE-agent shortcut defers the check to the loader, which reports the same.
+        let err =
+            crate::formats::load_bytes(Path::new("t.traj"), b"{\"trajectory\": [{\"action\": \"ls")
+                .unwrap_err()
+                .to_string();
+        assert!(err.starts_with("t.traj:1:"), "{err}");
         assert!(err.contains("truncated"), "{err}");
         let err = detect(Path::new("g"), &[0xff, 0xfe, 0x00, 0x01, 0x80]).unwrap_err();
         assert!(err.to_string().contains("binary"), "{err}");
-        let err = kind(r#"{"name": "left-pad", "version": "1.0.0"}"#).unwrap_err().to_string();
+        let err = kind(r#"{"name": "left-pad", "version": "1.0.0"}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not a trajectory"), "{err}");
         assert!(err.contains("name, version"), "{err}");
     }

@@ -74,6 +74,16 @@ fn walk(dir: &Path, found: &mut Vec<Candidate>, failures: &mut Vec<LoadFailure>)
     }
 }
 
+/// Whether a file found in a folder walk may be a log (by name, and for Markdown and text by
+/// its first bytes).
+pub fn is_candidate_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    is_candidate(path, &name)
+}
+
 /// Whether a file found in a folder walk may be a log. JSON of any kind is a candidate (and
 /// reported when it is not a trajectory); Markdown and text only when they look like the
 /// Aider and Llama formats, so that a repository's README is not reported as a bad log.
@@ -91,9 +101,8 @@ fn is_candidate(path: &Path, name: &str) -> bool {
             name.ends_with(".aider.chat.history.md")
                 || head(path, 64).is_some_and(|h| h.starts_with(b"# aider chat started at"))
         }
-        "txt" | "log" => head(path, 4096).is_some_and(|h| {
-            memchr::memmem::find(&h, b"<|start_header_id|>").is_some()
-        }),
+        "txt" | "log" => head(path, 4096)
+            .is_some_and(|h| memchr::memmem::find(&h, b"<|start_header_id|>").is_some()),
         _ => false,
     }
 }
@@ -121,7 +130,11 @@ mod tests {
         std::fs::write(root.join("run/a/x.traj"), "{}").unwrap();
         std::fs::write(root.join("run/.git/y.json"), "{}").unwrap();
         std::fs::write(root.join("run/README.md"), "# readme").unwrap();
-        std::fs::write(root.join("run/s.aider.chat.history.md"), "# aider chat started at 1").unwrap();
+        std::fs::write(
+            root.join("run/s.aider.chat.history.md"),
+            "# aider chat started at 1",
+        )
+        .unwrap();
         std::fs::write(root.join("run/chat.md"), "# aider chat started at 2").unwrap();
         std::fs::write(root.join("run/p-prompt.txt"), "<|start_header_id|>system").unwrap();
         std::fs::write(root.join("run/notes.txt"), "hello").unwrap();

@@ -188,8 +188,14 @@ mod tests {
 
     #[test]
     fn old_results_with_trailing_comma() {
-        let text = b"{\"resolved\": [\"a\"], \"applied\": [\"a\", \"b\",],\n \"no_generation\": [\"c\"]}";
-        let source = parse(ResultsKind::SweBenchResults, Path::new("r/results.json"), text).unwrap();
+        let text =
+            b"{\"resolved\": [\"a\"], \"applied\": [\"a\", \"b\",],\n \"no_generation\": [\"c\"]}";
+        let source = parse(
+            ResultsKind::SweBenchResults,
+            Path::new("r/results.json"),
+            text,
+        )
+        .unwrap();
         assert_eq!(source.verdicts.get("a"), Some(&true));
         assert_eq!(source.verdicts.get("b"), Some(&false));
         assert_eq!(source.verdicts.get("c"), Some(&false));
@@ -225,6 +231,9 @@ mod tests {
         }
         let source = parse(ResultsKind::Predictions, Path::new("p.jsonl"), lines).unwrap();
         assert_eq!(source.predictions.len(), 2);
-        assert_eq!(source.predictions["a"].exit_status.as_deref(), Some("submitted"));
+        assert_eq!(
+            source.predictions["a"].exit_status.as_deref(),
+            Some("submitted")
+        );
     }
 }

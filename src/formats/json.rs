@@ -112,7 +112,14 @@ fn part_text(part: &Value) -> String {
             if kind.contains("image") {
                 return "[image]".to_string();
             }
-            for key in ["text", "thinking", "reasoning", "content", "output", "refusal"] {
+            for key in [
+                "text",
+                "thinking",
+                "reasoning",
+                "content",
+                "output",
+                "refusal",
+            ] {
                 if let Some(v) = map.get(key) {
                     return content_text(v);
                 }
@@ -262,7 +269,11 @@ mod json_lines_tests {
         assert_eq!(warnings.len(), 2);
         assert!(warnings[0].starts_with("s.jsonl:3:"), "{}", warnings[0]);
         assert!(warnings[0].contains("not JSON"), "{}", warnings[0]);
-        assert!(warnings[1].contains("s.jsonl:5: last line is incomplete"), "{}", warnings[1]);
+        assert!(
+            warnings[1].contains("s.jsonl:5: last line is incomplete"),
+            "{}",
+            warnings[1]
+        );
     }
 }
 
@@ -282,6 +293,8 @@ impl<'de> serde::Deserialize<'de> for Text {
 }
 
 /// Deserialises `T`, or its default when the value has another shape (lenient fields).
+/// It decodes through a `Value` first: use it for small fields, never for the big arrays of
+/// a file (that doubles the parse).
 pub fn lenient<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,

@@ -3,9 +3,7 @@
 use super::detect::{Kind, detect};
 use super::discover::{Candidate, discover};
 use super::{LoadError, eval_results, parse};
-use crate::model::{
-    EvalResults, LoadFailure, ResultsSource, Run, Trajectory, TrajectorySummary,
-};
+use crate::model::{EvalResults, LoadFailure, ResultsSource, Run, Trajectory, TrajectorySummary};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

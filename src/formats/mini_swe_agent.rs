@@ -7,29 +7,30 @@
 //! mode the observation comes back as a user message. The run ends with a `role: "exit"`
 //! message (1.1+) or `info.exit_status` (v1).
 
-use super::json::{Text, content_text, f64_field, lenient, u64_field};
-use super::task::task_from_prompt;
 use super::LoadError;
-use crate::model::{
-    Exactness, Format, Message, Role, Step, StepContext, Trajectory, Usage,
-};
+use super::json::{Text, content_text, f64_field, u64_field};
+use super::task::task_from_prompt;
+use crate::model::{Exactness, Format, Message, Role, Step, StepContext, Trajectory, Usage};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
 
 #[derive(Deserialize)]
-#[serde(untagged)]
+struct MiniObject {
+    #[serde(default)]
+    messages: Option<Vec<RawMessage>>,
+    #[serde(default)]
+    info: Value,
+    #[serde(default)]
+    trajectory_format: Option<String>,
+    #[serde(default)]
+    instance_id: Option<String>,
+}
+
+/// A `.traj.json` object or a bare message list. Chosen by the first byte, not with
+/// `#[serde(untagged)]`, which would buffer the whole document before trying each shape.
 enum MiniFile {
-    Object {
-        #[serde(default, deserialize_with = "lenient")]
-        messages: Vec<RawMessage>,
-        #[serde(default)]
-        info: Value,
-        #[serde(default)]
-        trajectory_format: Option<String>,
-        #[serde(default)]
-        instance_id: Option<String>,
-    },
+    Object(MiniObject),
     List(Vec<RawMessage>),
 }
 
@@ -44,25 +45,28 @@ struct RawMessage {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let file: MiniFile = serde_json::from_slice(bytes).map_err(|err| match serde_json::from_slice::<Value>(bytes) {
-        Err(syntax) => LoadError::json(path, &syntax, 0),
-        Ok(_) => LoadError::invalid(path, format!("not a mini-swe-agent trajectory: {err}")),
-    })?;
+    let is_list = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+    let file = if is_list {
+        serde_json::from_slice(bytes).map(MiniFile::List)
+    } else {
+        serde_json::from_slice(bytes).map(MiniFile::Object)
+    }
+    .map_err(|err| LoadError::json(path, &err, 0))?;
     let mut trajectory = Trajectory::new(path, Format::MiniSweAgent);
     let (messages, info) = match file {
-        MiniFile::Object {
+        MiniFile::Object(MiniObject {
             messages,
             info,
             trajectory_format,
             instance_id,
-        } => {
+        }) => {
             trajectory.format_detail = trajectory_format
                 .map(|f| f.trim_start_matches("mini-swe-agent-").to_string())
                 .or_else(|| Some("1".into()));
             if let Some(id) = instance_id.filter(|id| !id.is_empty()) {
                 trajectory.instance_id = id;
             }
-            (messages, info)
+            (messages.unwrap_or_default(), info)
         }
         MiniFile::List(messages) => {
             trajectory.format_detail = Some("message list".into());
@@ -70,13 +74,15 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         }
     };
     if messages.is_empty() {
-        return Err(LoadError::invalid(path, "mini-swe-agent trajectory without messages"));
+        return Err(LoadError::invalid(
+            path,
+            "mini-swe-agent trajectory without messages",
+        ));
     }
     read_info(&mut trajectory, &info);
 
     let mut step: Option<Step> = None;
     let mut tool_mode_step = false;
-    let mut ids = Vec::with_capacity(messages.len());
     let mut seen_task = false;
     for raw in &messages {
         let role = raw.role.0.as_str();
@@ -85,10 +91,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             continue;
         }
         let message = to_message(raw);
-        let context = StepContext {
-            exactness: Exactness::Exact,
-            messages: ids.clone(),
-        };
+        let context = StepContext::prefix(Exactness::Exact, trajectory.messages.len());
         match message.role {
             Role::Assistant => {
                 finish(&mut trajectory, step.take());
@@ -97,14 +100,18 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             }
             Role::Tool => match step.as_mut() {
                 Some(s) => add_observation(s, &message.content),
-                None => trajectory.warnings.push("a tool message before any answer".into()),
+                None => trajectory
+                    .warnings
+                    .push("a tool message before any answer".into()),
             },
             Role::User if !seen_task => {
                 seen_task = true;
                 trajectory.task = Some(task_from_prompt(&message.content));
             }
             Role::User => {
-                let answers_text_step = step.as_ref().is_some_and(|s| !tool_mode_step && s.observation.is_empty());
+                let answers_text_step = step
+                    .as_ref()
+                    .is_some_and(|s| !tool_mode_step && s.observation.is_empty());
                 match step.as_mut() {
                     Some(s) if answers_text_step => add_observation(s, &message.content),
                     _ => {
@@ -118,7 +125,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                             context: Some(context),
                             ..Step::default()
                         };
-                        if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str) {
+                        if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str)
+                        {
                             rejected.tool = Some(format!("({kind})"));
                         }
                         trajectory.steps.push(rejected);
@@ -127,7 +135,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             }
             Role::System => {}
         }
-        ids.push(trajectory.push_message(message));
+        trajectory.push_message(message);
     }
     finish(&mut trajectory, step.take());
     trajectory.model = info
@@ -204,7 +212,10 @@ fn split_text_answer(content: &str) -> (String, Option<String>) {
 
 fn strip_thought_label(text: &str) -> String {
     let text = text.trim();
-    text.strip_prefix("THOUGHT:").unwrap_or(text).trim().to_string()
+    text.strip_prefix("THOUGHT:")
+        .unwrap_or(text)
+        .trim()
+        .to_string()
 }
 
 fn usage(extra: &Value) -> Usage {
@@ -264,7 +275,9 @@ mod tests {
 
     fn load(value: Value) -> Trajectory {
         let bytes = serde_json::to_vec(&value).unwrap();
-        let mut t = parse(Path::new("d/x__y-1.traj.json"), &bytes).unwrap().remove(0);
+        let mut t = parse(Path::new("d/x__y-1.traj.json"), &bytes)
+            .unwrap()
+            .remove(0);
         t.number_steps();
         t
     }
@@ -321,6 +334,9 @@ mod tests {
         assert_eq!(t.steps[0].action, "echo 'hello world'");
         assert_eq!(t.steps[0].exit_code, Some(0));
         assert!(t.steps[0].observation.contains("hello world"));
-        assert_eq!(t.steps[1].action, "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT");
+        assert_eq!(
+            t.steps[1].action,
+            "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+        );
     }
 }

@@ -6,9 +6,9 @@
 //! model saw at a step is stored exactly in 1.1+ (`query`) and 1.0 (`messages`, which also
 //! holds the step's own answer); for 0.x it is rebuilt from `history`.
 
-use super::json::{Text, content_text, f64_field, lenient, u64_field};
-use super::task::task_from_prompt;
 use super::LoadError;
+use super::json::{Text, content_text, f64_field, u64_field};
+use super::task::task_from_prompt;
 use crate::model::{
     Exactness, Format, Message, Role, Step, StepContext, ToolCall, Trajectory, Usage,
 };
@@ -16,15 +16,24 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
 
+// `Option<Vec<_>>` rather than a lenient `Value` detour: these arrays are most of the file,
+// and decoding them twice (to `Value`, then to structs) costs more than the whole parse.
 #[derive(Deserialize)]
 struct TrajFile {
-    #[serde(default, deserialize_with = "lenient")]
-    trajectory: Vec<RawStep>,
-    #[serde(default, deserialize_with = "lenient")]
-    history: Vec<RawMessage>,
+    #[serde(default)]
+    trajectory: Option<Vec<RawStep>>,
+    #[serde(default)]
+    history: Option<Vec<RawMessage>>,
     #[serde(default)]
     info: Value,
     #[serde(default)]
+    replay_config: Value,
+}
+
+struct File {
+    trajectory: Vec<RawStep>,
+    history: Vec<RawMessage>,
+    info: Value,
     replay_config: Value,
 }
 
@@ -37,10 +46,8 @@ struct RawStep {
     thought: Text,
     execution_time: Option<Value>,
     /// 1.1+: the exact model input of this step.
-    #[serde(deserialize_with = "lenient")]
     query: Option<Vec<RawMessage>>,
     /// 1.0: the history after this step, its own answer and observation included.
-    #[serde(deserialize_with = "lenient")]
     messages: Option<Vec<RawMessage>>,
 }
 
@@ -58,8 +65,14 @@ struct RawMessage {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let file: TrajFile =
+    let raw: TrajFile =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
+    let file = File {
+        trajectory: raw.trajectory.unwrap_or_default(),
+        history: raw.history.unwrap_or_default(),
+        info: raw.info,
+        replay_config: raw.replay_config,
+    };
     if file.trajectory.is_empty() && file.history.is_empty() {
         return Err(LoadError::invalid(
             path,
@@ -71,11 +84,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     trajectory.model = model_name(&file.replay_config);
 
     // The pool starts with the history, so that reconstructed contexts index into it.
-    let history_ids: Vec<u32> = file
-        .history
-        .iter()
-        .map(|m| trajectory.push_message(to_message(m)))
-        .collect();
+    for message in &file.history {
+        trajectory.push_message(to_message(message));
+    }
     trajectory.task = file
         .history
         .iter()
@@ -109,14 +120,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
     if file.trajectory.is_empty() {
         // Demonstrations such as `function_calling_simple.traj` keep only the history.
-        steps_from_history(&mut trajectory, &file.history, &history_ids, &answers);
+        steps_from_history(&mut trajectory, &file.history, &answers);
     } else {
         let mut previous_context: (&[RawMessage], Vec<u32>) = (&[], Vec::new());
         let mut next_answer = 0;
+        let mut unmatched = 0;
         for raw in &file.trajectory {
             let matched = match_answer(&file.history, &answers, next_answer, &raw.action.0);
-            if let Some(k) = matched {
-                next_answer = k + 1;
+            match matched {
+                Some(k) => next_answer = k + 1,
+                None => unmatched += 1,
             }
             let answer = matched.map(|k| &file.history[answers[k]]);
             let mut step = Step {
@@ -126,37 +139,45 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 response: raw.response.0.clone(),
                 duration_s: raw.execution_time.as_ref().and_then(super::json::as_f64),
                 agent: answer.and_then(|m| m.agent.clone()),
-                tool_calls: answer.map(|m| tool_calls(&m.tool_calls)).unwrap_or_default(),
+                tool_calls: answer
+                    .map(|m| tool_calls(&m.tool_calls))
+                    .unwrap_or_default(),
                 ..Step::default()
             };
             step.tool = tool_of(&step);
             step.context = if let Some(query) = &raw.query {
-                Some(intern_context(&mut trajectory, &mut previous_context, query))
+                Some(intern_context(
+                    &mut trajectory,
+                    &mut previous_context,
+                    query,
+                ))
             } else if let Some(messages) = &raw.messages {
                 let input = strip_own_answer(messages);
-                Some(intern_context(&mut trajectory, &mut previous_context, input))
+                Some(intern_context(
+                    &mut trajectory,
+                    &mut previous_context,
+                    input,
+                ))
             } else {
                 let cut = match matched {
                     Some(k) => answers[k],
-                    None => answers.get(next_answer).copied().unwrap_or(history_ids.len()),
+                    None => answers
+                        .get(next_answer)
+                        .copied()
+                        .unwrap_or(file.history.len()),
                 };
-                Some(history_context(&file.history, &history_ids, cut, step.agent.as_deref()))
+                Some(history_context(cut, step.agent.as_deref()))
             };
             trajectory.steps.push(step);
         }
-        if matched_count(&trajectory) < trajectory.steps.len() && !answers.is_empty() {
+        if unmatched > 0 && !answers.is_empty() && !has_exact {
             trajectory.warnings.push(format!(
-                "{} of {} steps have no matching answer in `history`; their agent and context are approximate",
-                trajectory.steps.len() - matched_count(&trajectory),
+                "{unmatched} of {} steps have no matching answer in `history`; their agent and context are approximate",
                 trajectory.steps.len()
             ));
         }
     }
     Ok(vec![trajectory])
-}
-
-fn matched_count(trajectory: &Trajectory) -> usize {
-    trajectory.steps.iter().filter(|s| s.context.is_some()).count()
 }
 
 /// The index (into `answers`) of the history answer that produced a step with `action`,
@@ -200,10 +221,7 @@ fn intern_context<'a>(
         })
         .collect();
     *previous = (messages, ids.clone());
-    StepContext {
-        exactness: Exactness::Exact,
-        messages: ids,
-    }
+    StepContext::list(Exactness::Exact, ids)
 }
 
 fn same_message(a: &RawMessage, b: &RawMessage) -> bool {
@@ -211,34 +229,15 @@ fn same_message(a: &RawMessage, b: &RawMessage) -> bool {
 }
 
 /// What the model saw before history message `cut`: the messages of the same agent (all of
-/// them in single-agent runs). Reconstructed: history processors are not re-applied.
-fn history_context(
-    history: &[RawMessage],
-    ids: &[u32],
-    cut: usize,
-    agent: Option<&str>,
-) -> StepContext {
-    let messages = history
-        .iter()
-        .zip(ids)
-        .take(cut)
-        .filter(|(m, _)| agent.is_none() || m.agent.as_deref() == agent)
-        .map(|(_, &id)| id)
-        .collect();
-    StepContext {
-        exactness: Exactness::Reconstructed,
-        messages,
-    }
+/// them in single-agent runs). Reconstructed: history processors are not re-applied. The
+/// pool starts with the history, so this is a prefix of the pool.
+fn history_context(cut: usize, agent: Option<&str>) -> StepContext {
+    StepContext::agent_prefix(Exactness::Reconstructed, cut, agent.map(String::from))
 }
 
 /// Steps for a file without `trajectory[]`: each non-demo answer and the tool or user
 /// messages that follow it.
-fn steps_from_history(
-    trajectory: &mut Trajectory,
-    history: &[RawMessage],
-    ids: &[u32],
-    answers: &[usize],
-) {
+fn steps_from_history(trajectory: &mut Trajectory, history: &[RawMessage], answers: &[usize]) {
     for (k, &i) in answers.iter().enumerate() {
         let message = &history[i];
         let end = answers.get(k + 1).copied().unwrap_or(history.len());
@@ -249,13 +248,21 @@ fn steps_from_history(
             .collect::<Vec<_>>()
             .join("\n");
         let mut step = Step {
-            thought: message.thought.as_ref().map(|t| t.0.clone()).unwrap_or_default(),
-            action: message.action.as_ref().map(|a| a.0.clone()).unwrap_or_default(),
+            thought: message
+                .thought
+                .as_ref()
+                .map(|t| t.0.clone())
+                .unwrap_or_default(),
+            action: message
+                .action
+                .as_ref()
+                .map(|a| a.0.clone())
+                .unwrap_or_default(),
             response: content_text(&message.content),
             observation,
             agent: message.agent.clone(),
             tool_calls: tool_calls(&message.tool_calls),
-            context: Some(history_context(history, ids, i, message.agent.as_deref())),
+            context: Some(history_context(i, message.agent.as_deref())),
             ..Step::default()
         };
         step.tool = tool_of(&step);
@@ -370,6 +377,7 @@ fn model_name(replay_config: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ContextMessages;
     use serde_json::json;
 
     fn load(value: Value) -> Trajectory {
@@ -407,8 +415,15 @@ mod tests {
         assert_eq!(t.steps[0].agent.as_deref(), Some("Reproducer"));
         let ctx = t.steps[1].context.as_ref().unwrap();
         assert_eq!(ctx.exactness, Exactness::Reconstructed);
-        let roles: Vec<Role> = t.steps[1].context_messages(&t.messages).iter().map(|m| m.role).collect();
-        assert_eq!(roles, vec![Role::System, Role::User, Role::Assistant, Role::User]);
+        let roles: Vec<Role> = t.steps[1]
+            .context_messages(&t.messages)
+            .iter()
+            .map(|m| m.role)
+            .collect();
+        assert_eq!(
+            roles,
+            vec![Role::System, Role::User, Role::Assistant, Role::User]
+        );
         assert_eq!(t.usage.cost, Some(0.5));
         assert_eq!(t.exit_status.as_deref(), Some("submitted"));
     }
@@ -431,7 +446,12 @@ mod tests {
         let c1 = t.steps[0].context.as_ref().unwrap();
         let c2 = t.steps[1].context.as_ref().unwrap();
         assert_eq!(c1.exactness, Exactness::Exact);
-        assert_eq!(c2.messages[..2], c1.messages[..]);
+        let (ContextMessages::List(ids1), ContextMessages::List(ids2)) =
+            (&c1.messages, &c2.messages)
+        else {
+            panic!("exact contexts are lists");
+        };
+        assert_eq!(ids2[..2], ids1[..]);
         assert_eq!(t.messages.len(), 4, "shared prefix stored once");
         let ctx = t.steps[1].context_messages(&t.messages);
         assert_eq!(ctx[1].content, "do it");
@@ -455,7 +475,9 @@ mod tests {
 
     #[test]
     fn model_stats_as_python_dict_string() {
-        let usage = model_stats(&json!("{'instance_cost': 0.25, 'tokens_sent': 7, 'tokens_received': 3, 'api_calls': 1}"));
+        let usage = model_stats(&json!(
+            "{'instance_cost': 0.25, 'tokens_sent': 7, 'tokens_received': 3, 'api_calls': 1}"
+        ));
         assert_eq!(usage.cost, Some(0.25));
         assert_eq!(usage.tokens_in, Some(7));
     }

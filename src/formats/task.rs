@@ -5,7 +5,10 @@ const WRAPPERS: &[(&str, &[&str])] = &[
     ("<pr_description>", &["</pr_description>"]),
     ("<issue_description>", &["</issue_description>"]),
     ("<issue>", &["</issue>"]),
-    ("ISSUE:\n", &["\n\nINSTRUCTIONS:", "\nINSTRUCTIONS:", "\n\nINSTRUCTIONS"]),
+    (
+        "ISSUE:\n",
+        &["\n\nINSTRUCTIONS:", "\nINSTRUCTIONS:", "\n\nINSTRUCTIONS"],
+    ),
 ];
 
 /// The issue text inside `prompt`, or the whole prompt when no wrapper is found.

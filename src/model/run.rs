@@ -116,7 +116,10 @@ impl JoinTarget for TrajectorySummary {
         }
         if let Some(prediction) = prediction {
             if self.patch_lines == 0 {
-                self.patch_lines = prediction.patch.as_deref().map_or(0, super::trajectory::count_patch_lines);
+                self.patch_lines = prediction
+                    .patch
+                    .as_deref()
+                    .map_or(0, super::trajectory::count_patch_lines);
             }
             if self.exit_status.is_none() {
                 self.exit_status = prediction.exit_status.clone();
@@ -224,7 +227,10 @@ mod tests {
         let results = EvalResults {
             sources: vec![source("run-a", None, &[("x", true)])],
         };
-        let mut ts = vec![traj("run-a/x.traj", "x", None), traj("run-b/x.traj", "x", None)];
+        let mut ts = vec![
+            traj("run-a/x.traj", "x", None),
+            traj("run-b/x.traj", "x", None),
+        ];
         results.apply(&mut ts);
         assert_eq!(ts[0].resolved, Some(true));
         assert_eq!(ts[1].resolved, None);

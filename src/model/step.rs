@@ -24,12 +24,69 @@ impl Exactness {
     }
 }
 
-/// The model input at one step, as indices into [`super::Trajectory::messages`]. Sharing one
-/// message pool keeps a 500-step trajectory from holding 500 copies of its system prompt.
+/// Which messages of the trajectory's pool ([`super::Trajectory::messages`]) the model saw.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContextMessages {
+    /// These messages, in this order: contexts stored per step (SWE-agent 1.1 `query`,
+    /// Inspect `model` events), where history processing may drop or rewrite messages.
+    List(Vec<u32>),
+    /// The first `len` messages of the pool, only those of `agent` when set: contexts that
+    /// grow by appending (mini-swe-agent, chat logs, multi-agent histories). O(1) per step,
+    /// so that a 20,000-step trajectory does not hold 20,000 growing index lists.
+    Prefix {
+        len: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        agent: Option<String>,
+    },
+}
+
+/// The model input at one step. Sharing one message pool keeps a 500-step trajectory from
+/// holding 500 copies of its system prompt.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepContext {
     pub exactness: Exactness,
-    pub messages: Vec<u32>,
+    pub messages: ContextMessages,
+}
+
+impl StepContext {
+    /// The listed pool messages.
+    pub fn list(exactness: Exactness, ids: Vec<u32>) -> StepContext {
+        StepContext {
+            exactness,
+            messages: ContextMessages::List(ids),
+        }
+    }
+
+    /// The first `len` pool messages.
+    pub fn prefix(exactness: Exactness, len: usize) -> StepContext {
+        StepContext::agent_prefix(exactness, len, None)
+    }
+
+    /// The first `len` pool messages that belong to `agent` (all of them when `None`).
+    pub fn agent_prefix(exactness: Exactness, len: usize, agent: Option<String>) -> StepContext {
+        StepContext {
+            exactness,
+            messages: ContextMessages::Prefix {
+                len: u32::try_from(len).unwrap_or(u32::MAX),
+                agent,
+            },
+        }
+    }
+
+    /// The pool indices of the context's messages, in order.
+    pub fn ids<'a>(&'a self, pool: &'a [Message]) -> Box<dyn Iterator<Item = u32> + 'a> {
+        match &self.messages {
+            ContextMessages::List(ids) => Box::new(ids.iter().copied()),
+            ContextMessages::Prefix { len, agent } => Box::new(
+                pool.iter()
+                    .take(*len as usize)
+                    .enumerate()
+                    .filter(move |(_, m)| agent.is_none() || m.agent == *agent)
+                    .map(|(i, _)| u32::try_from(i).unwrap_or(u32::MAX)),
+            ),
+        }
+    }
 }
 
 /// One step: thought, action, observation.
@@ -124,12 +181,7 @@ impl Step {
     pub fn context_messages<'a>(&self, pool: &'a [Message]) -> Vec<&'a Message> {
         self.context
             .as_ref()
-            .map(|c| {
-                c.messages
-                    .iter()
-                    .filter_map(|&i| pool.get(i as usize))
-                    .collect()
-            })
+            .map(|c| c.ids(pool).filter_map(|i| pool.get(i as usize)).collect())
             .unwrap_or_default()
     }
 }
@@ -183,5 +235,38 @@ mod tests {
     fn prefix_respects_char_boundaries() {
         assert_eq!(prefix_on_char_boundary("héllo", 2), "h");
         assert_eq!(prefix_on_char_boundary("abc", 10), "abc");
+    }
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::*;
+
+    #[test]
+    fn prefix_contexts_filter_by_agent() {
+        let pool = vec![
+            Message::system("a-sys").with_agent(Some("A".into())),
+            Message::system("b-sys").with_agent(Some("B".into())),
+            Message::user("a-task").with_agent(Some("A".into())),
+            Message::assistant("a-answer").with_agent(Some("A".into())),
+        ];
+        let step = Step {
+            context: Some(StepContext::agent_prefix(
+                Exactness::Reconstructed,
+                3,
+                Some("A".into()),
+            )),
+            ..Step::default()
+        };
+        let texts: Vec<&str> = step
+            .context_messages(&pool)
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect();
+        assert_eq!(texts, vec!["a-sys", "a-task"]);
+        let all = StepContext::prefix(Exactness::Exact, 2);
+        assert_eq!(all.ids(&pool).collect::<Vec<_>>(), vec![0, 1]);
+        let listed = StepContext::list(Exactness::Exact, vec![3, 0]);
+        assert_eq!(listed.ids(&pool).collect::<Vec<_>>(), vec![3, 0]);
     }
 }

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Builds big runs and big trajectories for the scale benchmarks, from the shapes of the real
+files in ../shared/corpus, so that the benchmarks are reproducible without storing gigabytes.
+
+  scripts/gen-big.py trajectory OUT.traj [--mb 200]   one SWE-agent trajectory of ~N MB
+  scripts/gen-big.py run OUT_DIR [--count 5000]        a run of N trajectories (~0.4 MB each)
+
+Deterministic (seeded): the same arguments give the same bytes. Real steps are taken from
+the CodeR SWE-bench Lite run and the mini-swe-agent run, with instance ids, step order and
+lengths varied; some observations are inflated to several MB, as real test logs are."""
+import argparse
+import json
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "corpus"))
+
+
+def corpus_files(sub, suffix):
+    root = os.path.join(CORPUS, sub)
+    out = []
+    for dirpath, _, names in os.walk(root):
+        out += [os.path.join(dirpath, n) for n in names if n.endswith(suffix)]
+    if not out:
+        sys.exit(f"no {suffix} files under {root}: the corpus is needed")
+    return sorted(out)
+
+
+def swe_steps(rng, files):
+    """Real (step, history pair) shapes from SWE-agent/CodeR trajectories."""
+    steps = []
+    for path in files:
+        with open(path) as f:
+            doc = json.load(f)
+        steps += [s for s in doc.get("trajectory", []) if isinstance(s, dict)]
+    rng.shuffle(steps)
+    return steps
+
+
+def big_trajectory(out, mb, seed):
+    rng = random.Random(seed)
+    files = corpus_files("coder-swebench-lite/trajs", ".traj")
+    pool = swe_steps(rng, files[:40])
+    with open(files[0]) as f:
+        template = json.load(f)
+    target = mb * 1024 * 1024
+    size = 0
+    trajectory, history = [], list(template["history"][:2])
+    i = 0
+    while size < target:
+        step = dict(pool[i % len(pool)])
+        step["thought"] = f"[{i}] " + step.get("thought", "")
+        if i % 997 == 500:
+            # A test log of a few MB, as pytest -v on a big project prints.
+            line = "tests/test_module.py::test_case_%06d PASSED\n"
+            step["observation"] = "".join(line % k for k in range(rng.randint(60_000, 120_000)))
+        trajectory.append(step)
+        history.append({"role": "assistant", "content": step.get("response", ""),
+                        "thought": step.get("thought", ""), "action": step.get("action", ""),
+                        "agent": "primary"})
+        history.append({"role": "user", "content": step.get("observation", ""), "agent": "primary"})
+        size += 2 * (len(step.get("observation", "")) + len(step.get("response", ""))) + 200
+        i += 1
+    doc = {"environment": "swe_main", "trajectory": trajectory, "history": history,
+           "info": {"exit_status": "submitted", "submission": template["info"].get("submission", ""),
+                    "model_stats": {"instance_cost": 12.5, "tokens_sent": 9_000_000,
+                                    "tokens_received": 200_000, "api_calls": len(trajectory)}}}
+    with open(out, "w") as f:
+        json.dump(doc, f)
+    print(f"{out}: {len(trajectory)} steps, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
+def big_run(out, count, seed):
+    rng = random.Random(seed)
+    swe = corpus_files("coder-swebench-lite/trajs", ".traj")
+    mini = corpus_files("mini-swe-agent/gpt-5-mini-swebench-verified-run", ".traj.json")
+    os.makedirs(out, exist_ok=True)
+    docs = []
+    for path in swe + mini:
+        with open(path) as f:
+            docs.append((path.endswith(".traj.json"), json.load(f)))
+    resolved, applied = [], []
+    total = 0
+    for n in range(count):
+        is_mini, doc = docs[rng.randrange(len(docs))]
+        doc = json.loads(json.dumps(doc))
+        instance = f"gen__repo-{n:05d}"
+        if is_mini:
+            doc["instance_id"] = instance
+            msgs = doc["messages"]
+            keep = max(4, int(len(msgs) * rng.uniform(0.5, 1.0)))
+            doc["messages"] = msgs[:keep] + msgs[-1:]
+            name = f"{instance}.traj.json"
+        else:
+            traj = doc["trajectory"]
+            keep = max(2, int(len(traj) * rng.uniform(0.5, 1.0)))
+            doc["trajectory"] = traj[:keep]
+            name = f"{instance}.traj"
+        path = os.path.join(out, name)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        total += os.path.getsize(path)
+        applied.append(instance)
+        if rng.random() < 0.3:
+            resolved.append(instance)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump({"applied": applied, "resolved": resolved}, f)
+    print(f"{out}: {count} trajectories, {total / 1e9:.2f} GB, {len(resolved)} resolved")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="what", required=True)
+    t = sub.add_parser("trajectory")
+    t.add_argument("out")
+    t.add_argument("--mb", type=int, default=200)
+    r = sub.add_parser("run")
+    r.add_argument("out")
+    r.add_argument("--count", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=7)
+    a = p.parse_args()
+    if a.what == "trajectory":
+        big_trajectory(a.out, a.mb, a.seed)
+    else:
+        big_run(a.out, a.count, a.seed)
+
+
+if __name__ == "__main__":
+    main()

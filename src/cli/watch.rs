@@ -1,0 +1,154 @@
+//! `trajscope watch`: follow files or folders headless and print each new step as it arrives.
+
+use anyhow::Result;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+use trajscope::model::{Step, Trajectory};
+use trajscope::watch::{ChangeFeed, FeedMode, FileStatus, FileUpdate, Follower, TrajectoryChange};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or folders to follow (folders: every log in them, new ones included).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// One JSON object per line: {"kind": "step", "path", "step", …}.
+    #[arg(long)]
+    pub json: bool,
+    /// Also print the steps already written when watching starts.
+    #[arg(long)]
+    pub from_start: bool,
+    /// Poll instead of relying on filesystem notifications (network filesystems are
+    /// detected and polled anyway).
+    #[arg(long)]
+    pub poll: bool,
+}
+
+/// How long a burst of writes is merged before it is read: short, since the goal is a new
+/// step on screen within 200 ms of being written.
+const QUIET: Duration = Duration::from_millis(25);
+const MAX_DELAY: Duration = Duration::from_millis(100);
+const RETRY: Duration = Duration::from_millis(150);
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let feed = ChangeFeed::new(&args.paths, args.poll)?;
+    if let FeedMode::Poll { interval, reason } = feed.mode() {
+        eprintln!(
+            "trajscope: polling every {} ms ({reason})",
+            interval.as_millis()
+        );
+    }
+    let mut follower = Follower::new(args.paths.clone());
+    for update in follower.scan() {
+        report(&follower, &update, &args, args.from_start)?;
+    }
+    eprintln!(
+        "trajscope: following {} file(s); Ctrl-C to stop",
+        follower.files().count()
+    );
+    loop {
+        let timeout = if follower.has_pending() {
+            RETRY
+        } else {
+            Duration::from_secs(3600)
+        };
+        let Ok(paths) = feed.next_batch(timeout, QUIET, MAX_DELAY) else {
+            eprintln!("trajscope: the file watcher stopped");
+            return Ok(ExitCode::FAILURE);
+        };
+        let updates = if paths.is_empty() {
+            follower.retry_pending()
+        } else {
+            follower.changed(&paths)
+        };
+        for update in updates {
+            report(&follower, &update, &args, true)?;
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct StepLine<'a> {
+    kind: &'static str,
+    path: String,
+    /// Which trajectory of the file (1-based), when the file holds several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trajectory: Option<usize>,
+    instance_id: &'a str,
+    step: usize,
+    /// True when this step was shown before and has been completed since.
+    updated: bool,
+    tool: Option<&'a str>,
+    summary: &'a str,
+    error: bool,
+    exit_status: Option<&'a str>,
+}
+
+fn report(follower: &Follower, update: &FileUpdate, args: &Args, print_steps: bool) -> Result<()> {
+    match &update.status {
+        FileStatus::MidWrite(reason) => {
+            eprintln!(
+                "trajscope: {} is being written ({reason}); retrying",
+                update.path.display()
+            );
+        }
+        FileStatus::Failed(reason) => eprintln!("trajscope: {reason}"),
+        FileStatus::Removed => eprintln!("trajscope: {} was removed", update.path.display()),
+        FileStatus::Waiting | FileStatus::Current => {}
+    }
+    let Some(file) = follower.file(&update.path) else {
+        return Ok(());
+    };
+    for change in &update.changes {
+        let (index, from, shown_before) = match *change {
+            TrajectoryChange::Added { index } | TrajectoryChange::Replaced { index } => {
+                (index, 1, 0)
+            }
+            TrajectoryChange::Grew {
+                index,
+                first_changed,
+                previous_steps,
+            } => (index, first_changed, previous_steps),
+            TrajectoryChange::Removed { .. } => continue,
+        };
+        let Some(trajectory) = file.trajectories().get(index) else {
+            continue;
+        };
+        if !print_steps {
+            continue;
+        }
+        for step in trajectory.steps.iter().skip(from.saturating_sub(1)) {
+            print_step(trajectory, step, step.index <= shown_before, args.json)?;
+        }
+    }
+    Ok(())
+}
+
+fn print_step(trajectory: &Trajectory, step: &Step, updated: bool, json: bool) -> Result<()> {
+    if json {
+        let line = StepLine {
+            kind: "step",
+            path: trajectory.source.display().to_string(),
+            trajectory: trajectory.source_index.map(|i| i + 1),
+            instance_id: &trajectory.instance_id,
+            step: step.index,
+            updated,
+            tool: step.tool.as_deref(),
+            summary: step.summary(),
+            error: step.is_error(),
+            exit_status: trajectory.exit_status.as_deref(),
+        };
+        println!("{}", serde_json::to_string(&line)?);
+    } else {
+        println!(
+            "{} step {:>3} {:<12} {}{}",
+            trajectory.display_source(),
+            step.index,
+            step.tool_name(),
+            step.summary(),
+            if step.is_error() { "  [error]" } else { "" }
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! The set of files and folders being followed.
+
+use super::followed::{FileStatus, FileUpdate, FollowedFile};
+use crate::formats::{discover, is_candidate_file};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Follows the files named at start and every candidate log under the folders named, new
+/// ones included. Refreshing a file that did not change costs one `stat`.
+#[derive(Debug, Default)]
+pub struct Follower {
+    roots: Vec<PathBuf>,
+    files: BTreeMap<PathBuf, FollowedFile>,
+}
+
+impl Follower {
+    /// Roots are made absolute, as the paths that notifications report are.
+    pub fn new(roots: Vec<PathBuf>) -> Follower {
+        Follower {
+            roots: roots.into_iter().map(absolute).collect(),
+            files: BTreeMap::new(),
+        }
+    }
+
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// Finds every candidate under the roots, follows the new ones, and refreshes all of them.
+    pub fn scan(&mut self) -> Vec<FileUpdate> {
+        let (candidates, _failures) = discover(&self.roots);
+        for candidate in candidates {
+            self.files
+                .entry(candidate.path.clone())
+                .or_insert_with(|| FollowedFile::new(candidate.path));
+        }
+        let paths: Vec<PathBuf> = self.files.keys().cloned().collect();
+        self.refresh(&paths)
+    }
+
+    /// Handles a batch of changed paths from a [`super::ChangeFeed`]: refreshes followed
+    /// files, starts following new candidate files under a root, rescans changed folders.
+    pub fn changed(&mut self, paths: &[PathBuf]) -> Vec<FileUpdate> {
+        let mut to_refresh = Vec::new();
+        let mut rescan = false;
+        for path in paths {
+            if self.files.contains_key(path) {
+                to_refresh.push(path.clone());
+            } else if path.is_dir() {
+                rescan = true;
+            } else if self.covers(path) && is_candidate_file(path) {
+                self.files
+                    .insert(path.clone(), FollowedFile::new(path.clone()));
+                to_refresh.push(path.clone());
+            }
+        }
+        let mut updates = self.refresh(&to_refresh);
+        if rescan {
+            updates.extend(self.scan());
+        }
+        updates.retain(|u| !u.changes.is_empty() || u.status != FileStatus::Current);
+        updates
+    }
+
+    /// Files whose last read caught them mid-write: try them again.
+    pub fn retry_pending(&mut self) -> Vec<FileUpdate> {
+        let pending: Vec<PathBuf> = self
+            .files
+            .values()
+            .filter(|f| matches!(f.status(), FileStatus::MidWrite(_)))
+            .map(|f| f.path().to_path_buf())
+            .collect();
+        self.refresh(&pending)
+    }
+
+    pub fn has_pending(&self) -> bool {
+        self.files
+            .values()
+            .any(|f| matches!(f.status(), FileStatus::MidWrite(_)))
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = &FollowedFile> {
+        self.files.values()
+    }
+
+    pub fn file(&self, path: &Path) -> Option<&FollowedFile> {
+        self.files.get(path)
+    }
+
+    fn refresh(&mut self, paths: &[PathBuf]) -> Vec<FileUpdate> {
+        let mut updates = Vec::new();
+        for path in paths {
+            if let Some(file) = self.files.get_mut(path) {
+                updates.push(file.refresh());
+                if file.status() == &FileStatus::Removed {
+                    self.files.remove(path);
+                }
+            }
+        }
+        updates
+    }
+
+    /// Whether `path` is one of the roots or lies under one.
+    fn covers(&self, path: &Path) -> bool {
+        self.roots.iter().any(|root| path.starts_with(root))
+    }
+}
+
+/// `path` made absolute and free of symlinks when it exists; as given otherwise.
+pub(crate) fn absolute(path: PathBuf) -> PathBuf {
+    path.canonicalize().unwrap_or(path)
+}

@@ -1,0 +1,48 @@
+//! How a log grows: appended line by line, or rewritten whole.
+
+use crate::model::Format;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteStyle {
+    /// New records are appended; everything up to the last newline is final.
+    Appended,
+    /// The file is truncated and written again after every step.
+    Rewritten,
+}
+
+/// The write style of a file of `format` whose content starts with `head`.
+pub fn write_style(format: Format, head: &[u8]) -> WriteStyle {
+    match format {
+        Format::ClaudeCode | Format::Codex | Format::Aider => WriteStyle::Appended,
+        // JSON Lines grow by lines; the same formats as one JSON document are rewritten.
+        Format::OpenHands | Format::ChatMessages if crate::formats::is_json_lines(head) => {
+            WriteStyle::Appended
+        }
+        _ => WriteStyle::Rewritten,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles_by_format_and_shape() {
+        assert_eq!(write_style(Format::SweAgent, b"{"), WriteStyle::Rewritten);
+        assert_eq!(
+            write_style(Format::ClaudeCode, b"{}\n{}"),
+            WriteStyle::Appended
+        );
+        assert_eq!(
+            write_style(
+                Format::OpenHands,
+                b"{\"instance_id\":1}\n{\"instance_id\":2}\n"
+            ),
+            WriteStyle::Appended
+        );
+        assert_eq!(
+            write_style(Format::OpenHands, b"[{\"id\": 0}]"),
+            WriteStyle::Rewritten
+        );
+    }
+}

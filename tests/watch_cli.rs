@@ -1,0 +1,83 @@
+//! `trajscope watch` end to end: a writer rewrites a mini-swe-agent trajectory step by step
+//! (truncate + write, as the agent does); the real binary must print each step once, in
+//! order. Prints the measured write-to-print latency (the goal is under 200 ms); asserts only
+//! with generous timeouts, so that a loaded machine does not make it flaky.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn trajectory(steps: usize) -> Vec<u8> {
+    let mut messages = vec![
+        json!({"role": "system", "content": "sys"}),
+        json!({"role": "user", "content": "fix the bug"}),
+    ];
+    for i in 1..=steps {
+        messages.push(json!({"role": "assistant", "content": format!("THOUGHT: step {i}\n\n```bash\necho step-{i}\n```")}));
+        messages.push(json!({"role": "user", "content": format!("<returncode>0</returncode>\n<output>\nstep-{i}\n</output>")}));
+    }
+    serde_json::to_vec_pretty(
+        &json!({"info": {}, "messages": messages, "trajectory_format": "mini-swe-agent-1"}),
+    )
+    .unwrap()
+}
+
+#[test]
+fn watch_prints_each_rewritten_step_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.traj.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trajscope"))
+        .args(["watch", "--json"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<(Instant, Value)>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(value) = serde_json::from_str(&line)
+                && tx.send((Instant::now(), value)).is_err()
+            {
+                break;
+            }
+        }
+    });
+    // Let the watcher start before the first write.
+    std::thread::sleep(Duration::from_millis(500));
+
+    let mut latencies = Vec::new();
+    for steps in 1..=6 {
+        let bytes = trajectory(steps);
+        // A torn write first: half the document, as a reader may see mid-rewrite.
+        {
+            let mut file = std::fs::File::create(&path).unwrap();
+            file.write_all(&bytes[..bytes.len() / 2]).unwrap();
+            file.flush().unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(30));
+        let written = Instant::now();
+        std::fs::write(&path, &bytes).unwrap();
+        let (seen, value) = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("step printed");
+        assert_eq!(value["kind"], "step");
+        assert_eq!(value["step"], steps, "steps arrive once, in order: {value}");
+        assert!(value["path"].as_str().unwrap().ends_with("live.traj.json"));
+        latencies.push(seen.duration_since(written));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(
+        rx.recv_timeout(Duration::from_millis(300)).is_err(),
+        "no duplicate steps"
+    );
+    let ms: Vec<u128> = latencies.iter().map(Duration::as_millis).collect();
+    eprintln!("watch latency per step (ms): {ms:?}");
+}
