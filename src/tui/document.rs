@@ -62,12 +62,21 @@ pub struct DocKey {
 }
 
 /// A key and what building it needs: cheap to clone, sent to a task.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DocRequest {
     pub key: DocKey,
     pub trajectory: Arc<Trajectory>,
     pub theme: Arc<Theme>,
     pub fold_lines: usize,
+}
+
+impl std::fmt::Debug for DocRequest {
+    /// The key says which document; the trajectory and theme would only bury it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DocRequest")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Screen rows, and where each source line of each step field begins (for search jumps).

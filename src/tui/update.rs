@@ -18,6 +18,8 @@ mod prompt;
 mod run;
 mod search;
 mod settle;
+#[cfg(test)]
+mod testing;
 mod trajectory;
 
 use super::action::Action;
@@ -115,5 +117,102 @@ fn list_overlay_action(state: &mut State, action: Action) {
     let page = list::page_height(state);
     if let Some(Overlay::Failures(cursor)) = &mut state.overlay {
         list::navigate(cursor, action, len, page);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{empty, press, run};
+    use crate::tui::config::Config;
+    use crate::tui::state::{Overlay, Size, State};
+
+    #[test]
+    fn help_opens_on_this_screens_keys_and_closes() {
+        let mut state = run();
+        press(&mut state, "?");
+        let Some(Overlay::Help(help)) = &state.overlay else {
+            panic!("no help")
+        };
+        assert_eq!(help.first, crate::tui::layer::Layer::Run);
+        press(&mut state, "GG");
+        let Some(Overlay::Help(help)) = &state.overlay else {
+            panic!("no help")
+        };
+        let page = super::list::page_height(&state);
+        assert_eq!(
+            help.scroll,
+            help.lines.len() - page,
+            "scrolled to the end, not past it"
+        );
+        press(&mut state, "<Esc>");
+        assert!(state.overlay.is_none());
+    }
+
+    #[test]
+    fn typed_text_goes_to_the_prompt_not_to_global_keys() {
+        let mut state = run();
+        press(&mut state, "/?!q");
+        assert_eq!(state.prompt.as_ref().map(|p| p.input.as_str()), Some("?!q"));
+        assert!(state.overlay.is_none() && !state.quit);
+        press(&mut state, "<C-u><BS>");
+        assert!(
+            state.prompt.is_none(),
+            "backspace on an empty prompt closes it"
+        );
+        press(&mut state, "<C-c>");
+        assert!(state.quit, "ctrl-c quits from anywhere");
+    }
+
+    #[test]
+    fn config_problems_are_shown_at_start_and_dismissed() {
+        let config = Config::parse(
+            "[keymap.run]\nnope = \"x\"\n[options]\nfold_lines = 1",
+            std::path::Path::new("c.toml"),
+            None,
+        );
+        let mut state = State::new(
+            vec!["run".into()],
+            config,
+            Size {
+                width: 80,
+                height: 24,
+            },
+        );
+        let Some(Overlay::Problems(problems)) = &state.overlay else {
+            panic!("no problems shown")
+        };
+        assert_eq!(problems.len(), 2);
+        press(&mut state, "<CR>");
+        assert!(state.overlay.is_none());
+    }
+
+    #[test]
+    fn the_failures_list_opens_only_when_something_failed() {
+        let mut state = empty();
+        press(&mut state, "!");
+        assert!(state.overlay.is_none());
+        assert_eq!(
+            state.notice.as_ref().map(|n| n.text.as_str()),
+            Some("every file was read")
+        );
+    }
+
+    #[test]
+    fn a_small_terminal_keeps_the_selection_visible() {
+        let mut state = run();
+        super::update(
+            &mut state,
+            crate::tui::msg::Msg::Resize {
+                width: 60,
+                height: 6,
+            },
+        );
+        press(&mut state, "jj");
+        let body = crate::tui::layout::run(state.area()).body.height as usize;
+        let c = state.run.cursor;
+        assert!(
+            c.selected >= c.offset && c.selected < c.offset + body,
+            "{c:?} in {body} rows"
+        );
     }
 }

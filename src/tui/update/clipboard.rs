@@ -107,3 +107,47 @@ pub fn context_text(trajectory: &Trajectory, step: &Step) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{opened, press};
+    use crate::tui::effect::Effect;
+
+    fn copied(effects: &[Effect]) -> (String, String) {
+        effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Copy { text, what } => Some((text.clone(), what.clone())),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("nothing copied: {effects:?}"))
+    }
+
+    #[test]
+    fn y_copies_the_action_and_shift_y_the_observation() {
+        let (mut state, _) = opened(3, 2);
+        let (text, what) = copied(&press(&mut state, "jy"));
+        assert_eq!(
+            (text.as_str(), what.as_str()),
+            ("edit arg2", "action of step 2")
+        );
+        let (text, _) = copied(&press(&mut state, "Y"));
+        assert_eq!(text, "output 2.1\noutput 2.2");
+    }
+
+    #[test]
+    fn y_on_the_patch_page_copies_the_patch_and_o_opens_the_step() {
+        let (mut state, _) = opened(3, 2);
+        let (text, what) = copied(&press(&mut state, "py"));
+        assert!(text.starts_with("diff --git"));
+        assert_eq!(what, "final patch");
+        let effects = press(&mut state, "1o");
+        let edited = effects.iter().find_map(|e| match e {
+            Effect::Edit { text, name } => Some((text, name)),
+            _ => None,
+        });
+        let (text, name) = edited.unwrap_or_else(|| panic!("{effects:?}"));
+        assert!(text.contains("ACTION\nbash arg1"), "{text}");
+        assert_eq!(name, "a-step-1.txt");
+    }
+}

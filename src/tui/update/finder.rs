@@ -99,3 +99,39 @@ pub fn type_char(state: &mut State, c: char) {
         finder.refilter();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{opened, press, run};
+    use crate::tui::effect::Effect;
+    use crate::tui::state::{Overlay, Screen};
+
+    #[test]
+    fn the_trajectory_finder_narrows_and_opens() {
+        let mut state = run();
+        press(&mut state, "<C-p>");
+        let Some(Overlay::Finder(finder)) = &state.overlay else {
+            panic!("no finder")
+        };
+        assert_eq!(finder.matches.len(), 3);
+        press(&mut state, "b.tr");
+        let Some(Overlay::Finder(finder)) = &state.overlay else {
+            panic!("no finder")
+        };
+        assert_eq!(finder.matches.len(), 1);
+        let effects = press(&mut state, "<CR>");
+        assert!(state.overlay.is_none());
+        assert_eq!(state.screen, Screen::Trajectory);
+        assert!(effects.iter().any(|e| matches!(e, Effect::LoadTrajectory { source, .. } if source.path.ends_with("b.traj"))));
+    }
+
+    #[test]
+    fn the_step_finder_selects_a_step() {
+        let (mut state, _) = opened(30, 1);
+        press(&mut state, "farg27");
+        press(&mut state, "<CR>");
+        assert_eq!(state.trajectory.as_ref().unwrap().step_index(), Some(27));
+        press(&mut state, "f<BS><Esc>");
+        assert!(state.overlay.is_none());
+    }
+}

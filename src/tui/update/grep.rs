@@ -90,3 +90,81 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{press, run, send};
+    use crate::tui::effect::{Effect, TaskKey};
+    use crate::tui::msg::Msg;
+    use crate::tui::search::{Field, StepMatch};
+    use crate::tui::state::grep::GrepMatch;
+    use crate::tui::state::trajectory::TrajectoryRef;
+    use crate::tui::state::{Overlay, Screen};
+
+    fn found(id: &str, step: usize) -> GrepMatch {
+        GrepMatch {
+            source: TrajectoryRef {
+                path: format!("run/{id}.traj").into(),
+                index: None,
+            },
+            instance_id: id.into(),
+            steps: vec![StepMatch {
+                step,
+                field: Field::Observation,
+                snippet: "boom".into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn searching_the_run_lists_matches_and_opens_one_at_its_step() {
+        let mut state = run();
+        let effects = press(&mut state, "<C-f>boom<CR>");
+        let (id, files) = match &effects[..] {
+            [Effect::Grep { id, files, query }] if query.text == "boom" => (*id, files.clone()),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(files.len(), 3);
+        send(
+            &mut state,
+            Msg::GrepFound {
+                id,
+                found: found("c", 4),
+            },
+        );
+        send(
+            &mut state,
+            Msg::GrepFound {
+                id: id + 100,
+                found: found("a", 1),
+            },
+        );
+        send(&mut state, Msg::GrepDone { id });
+        let Some(Overlay::Grep(grep)) = &state.overlay else {
+            panic!("no results")
+        };
+        assert_eq!(grep.found.len(), 1, "results of another search are dropped");
+        assert!(grep.done);
+        let effects = press(&mut state, "j<CR>");
+        assert_eq!(state.screen, Screen::Trajectory);
+        assert_eq!(state.trajectory.as_ref().unwrap().pending_step, Some(4));
+        assert_eq!(
+            state.search.query.as_ref().map(|q| q.text.as_str()),
+            Some("boom")
+        );
+        assert!(
+            effects
+                .iter()
+                .any(|e| matches!(e, Effect::LoadTrajectory { .. }))
+        );
+    }
+
+    #[test]
+    fn closing_a_running_search_cancels_it() {
+        let mut state = run();
+        press(&mut state, "<C-f>x<CR>");
+        let effects = press(&mut state, "<Esc>");
+        assert!(matches!(&effects[..], [Effect::Cancel(TaskKey::Grep)]));
+        assert!(state.overlay.is_none());
+    }
+}

@@ -141,3 +141,69 @@ fn click_overlay_row(state: &mut State, y: usize) {
 fn row_in(area: Rect, at: Position) -> Option<usize> {
     area.contains(at).then(|| usize::from(at.y - area.y))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{opened, run, send};
+    use crate::tui::layout;
+    use crate::tui::msg::Msg;
+    use crate::tui::state::Screen;
+    use crate::tui::state::run::Column;
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+
+    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Msg {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    fn click(column: u16, row: u16) -> Msg {
+        mouse(MouseEventKind::Down(MouseButton::Left), column, row)
+    }
+
+    #[test]
+    fn clicking_a_column_title_sorts_and_a_row_twice_opens_it() {
+        let mut state = run();
+        let l = layout::run(state.area());
+        let steps = layout::run_columns(l.header)
+            .into_iter()
+            .find(|(c, _)| *c == Column::Steps)
+            .map(|(_, r)| r)
+            .unwrap();
+        send(&mut state, click(steps.x + 1, l.header.y));
+        assert_eq!(state.run.sort.column, Column::Steps);
+        send(&mut state, click(2, l.body.y + 2));
+        assert_eq!(state.run.cursor.selected, 2);
+        assert_eq!(state.screen, Screen::Run);
+        send(&mut state, click(2, l.body.y + 2));
+        assert_eq!(state.screen, Screen::Trajectory);
+    }
+
+    #[test]
+    fn the_wheel_moves_steps_on_the_left_and_scrolls_on_the_right() {
+        let (mut state, _) = opened(10, 300);
+        let l = layout::trajectory(state.area());
+        send(
+            &mut state,
+            mouse(MouseEventKind::ScrollDown, l.list.x + 1, l.list.y + 1),
+        );
+        let t = state.trajectory.as_ref().unwrap();
+        assert_eq!((t.step_index(), t.scroll), (Some(2), 0));
+        send(
+            &mut state,
+            mouse(MouseEventKind::ScrollDown, l.detail.x + 1, l.detail.y + 1),
+        );
+        assert_eq!(state.trajectory.as_ref().unwrap().scroll, 3);
+        send(&mut state, click(l.list.x + 1, l.list.y + 6));
+        assert_eq!(state.trajectory.as_ref().unwrap().step_index(), Some(7));
+        let (_, context_tab) = layout::tabs(l.tabs)[1];
+        send(&mut state, click(context_tab.x + 1, context_tab.y));
+        assert_eq!(
+            state.trajectory.as_ref().unwrap().page,
+            crate::tui::document::Page::Context
+        );
+    }
+}

@@ -159,3 +159,175 @@ pub fn back_to_run(state: &mut State) {
         state.run.user_moved = true;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{
+        deliver, documents_requested, opened, press, run, send, trajectory,
+    };
+    use crate::tui::document::Page;
+    use crate::tui::effect::Effect;
+    use crate::tui::msg::Msg;
+    use crate::tui::state::Screen;
+
+    fn step(state: &crate::tui::state::State) -> Option<usize> {
+        state.trajectory.as_ref().and_then(|t| t.step_index())
+    }
+
+    #[test]
+    fn loading_fills_the_step_list_and_asks_for_the_first_page() {
+        let (state, effects) = opened(12, 3);
+        let t = state.trajectory.as_ref().unwrap();
+        assert_eq!(t.steps.len(), 12);
+        assert_eq!(step(&state), Some(1));
+        assert!(t.steps[4].error && !t.steps[3].error);
+        let keys = documents_requested(&effects);
+        assert_eq!(keys.len(), 1);
+        assert_eq!((keys[0].page, keys[0].step), (Page::Step, 1));
+        assert_eq!(
+            t.trajectory.as_ref().unwrap().resolved,
+            Some(true),
+            "joined from the run"
+        );
+    }
+
+    #[test]
+    fn a_late_trajectory_for_an_older_opening_is_dropped() {
+        let mut state = run();
+        let first = press(&mut state, "<CR>");
+        let second = press(&mut state, "]");
+        deliver(&mut state, &first, trajectory("run/a.traj", 3, 1));
+        assert!(state.trajectory.as_ref().unwrap().trajectory.is_none());
+        deliver(&mut state, &second, trajectory("run/b.traj", 5, 1));
+        assert_eq!(state.trajectory.as_ref().unwrap().steps.len(), 5);
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_says_why() {
+        let mut state = run();
+        let effects = press(&mut state, "<CR>");
+        let id = match &effects[0] {
+            Effect::LoadTrajectory { id, .. } => *id,
+            other => panic!("{other:?}"),
+        };
+        send(
+            &mut state,
+            Msg::TrajectoryLoaded {
+                id,
+                result: Err("run/a.traj: gone".into()),
+            },
+        );
+        assert_eq!(
+            state.trajectory.as_ref().unwrap().error.as_deref(),
+            Some("run/a.traj: gone")
+        );
+    }
+
+    #[test]
+    fn moving_between_steps_errors_and_tools() {
+        let (mut state, _) = opened(20, 2);
+        press(&mut state, "e");
+        assert_eq!(step(&state), Some(5));
+        press(&mut state, "e");
+        assert_eq!(step(&state), Some(10));
+        press(&mut state, "E");
+        assert_eq!(step(&state), Some(5));
+        // Step 5 is `edit` (tools cycle bash, edit, python): the next edit is step 8.
+        press(&mut state, "t");
+        assert_eq!(step(&state), Some(8));
+        press(&mut state, "T");
+        assert_eq!(step(&state), Some(5));
+        press(&mut state, "G");
+        assert_eq!(step(&state), Some(20));
+        press(&mut state, "e");
+        assert_eq!(step(&state), Some(20), "no error after the last step");
+        assert!(
+            state
+                .notice
+                .as_ref()
+                .unwrap()
+                .text
+                .contains("no step with an error after")
+        );
+        press(&mut state, "g");
+        assert_eq!(step(&state), Some(1));
+        press(&mut state, "<C-d>");
+        assert!(step(&state).unwrap() > 5);
+    }
+
+    #[test]
+    fn next_trajectory_follows_the_run_order_and_back_selects_the_row() {
+        let (mut state, _) = opened(3, 1);
+        let effects = press(&mut state, "]");
+        let path = effects.iter().find_map(|e| match e {
+            Effect::LoadTrajectory { source, .. } => Some(source.path.clone()),
+            _ => None,
+        });
+        assert_eq!(path.unwrap().to_str(), Some("run/b.traj"));
+        press(&mut state, "q");
+        assert_eq!(state.screen, Screen::Run);
+        assert_eq!(state.run.cursor.selected, 1, "b is selected in the table");
+        press(&mut state, "<CR>");
+        assert_eq!(state.screen, Screen::Trajectory);
+    }
+
+    #[test]
+    fn the_right_pane_is_built_once_per_key() {
+        let (mut state, _) = opened(5, 100);
+        // Asked for already: no second request while it builds.
+        assert!(documents_requested(&press(&mut state, "J")).is_empty());
+        let effects = press(&mut state, "j");
+        assert_eq!(documents_requested(&effects)[0].step, 2);
+        let effects = press(&mut state, "z");
+        let keys = documents_requested(&effects);
+        assert!(keys[0].unfolded, "unfolding is another document");
+        let effects = send(
+            &mut state,
+            Msg::Resize {
+                width: 140,
+                height: 40,
+            },
+        );
+        assert!(documents_requested(&effects)[0].width > keys[0].width);
+        let effects = press(&mut state, "c");
+        assert_eq!(documents_requested(&effects)[0].page, Page::Context);
+    }
+
+    #[test]
+    fn pages_and_scrolling() {
+        let (mut state, effects) = opened(3, 200);
+        let request = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::BuildDocument(r) => Some(r.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let ready = crate::tui::job::build_document(&request, &never).unwrap();
+        send(&mut state, ready);
+        press(&mut state, "<End>");
+        let scroll = state.trajectory.as_ref().unwrap().scroll;
+        assert!(
+            scroll > 0 && scroll < usize::MAX,
+            "clamped to the document: {scroll}"
+        );
+        press(&mut state, "<Home>");
+        assert_eq!(state.trajectory.as_ref().unwrap().scroll, 0);
+        press(&mut state, "<Space>");
+        assert!(state.trajectory.as_ref().unwrap().scroll > 10);
+        press(&mut state, "p");
+        let t = state.trajectory.as_ref().unwrap();
+        assert_eq!((t.page, t.scroll), (Page::Patch, 0));
+        press(&mut state, "p");
+        assert_eq!(
+            state.trajectory.as_ref().unwrap().page,
+            Page::Step,
+            "p again goes back"
+        );
+        press(&mut state, "<Tab><Tab>");
+        assert_eq!(state.trajectory.as_ref().unwrap().page, Page::Patch);
+        press(&mut state, "<S-Tab>i");
+        assert_eq!(state.trajectory.as_ref().unwrap().page, Page::Task);
+    }
+}
