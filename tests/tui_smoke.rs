@@ -15,6 +15,10 @@ fn the_app_in_tmux() {
         .output()
         .expect("bash runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(stdout.contains("ok: tmux smoke test passed"), "{stdout}");
 }

@@ -31,7 +31,7 @@ pub fn write(
         );
         return Some(());
     };
-    let chars: usize = messages.iter().map(|m| m.content.chars().count()).sum();
+    let bytes: usize = messages.iter().map(|m| m.content.len()).sum();
     let (badge, role, explanation) = match context.exactness {
         Exactness::Exact => (" EXACT ", Role::ContextExact, "as stored in the log"),
         Exactness::Reconstructed => (
@@ -45,9 +45,9 @@ pub fn write(
         Span::styled(badge, theme.style(role)),
         Span::styled(
             format!(
-                " {} messages · {} characters · {explanation}",
+                " {} messages · {} · {explanation}",
                 messages.len(),
-                units::count(chars as u64)
+                units::bytes(bytes as u64)
             ),
             meta,
         ),

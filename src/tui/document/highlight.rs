@@ -91,23 +91,23 @@ pub fn action_lang(step: &Step, text: &str) -> Lang {
     }
 }
 
-pub fn observation_lang(step: &Step, text: &str) -> Lang {
-    let head = crate::text::head(text, 4096);
+/// The language of `step`'s observation, judged from `head`, its first few KB sanitised.
+pub fn observation_lang(step: &Step, head: &str) -> Lang {
     if head.contains("Traceback (most recent call last)") {
         return Lang::Traceback;
     }
     if looks_like_diff(head) {
         return Lang::Diff;
     }
-    let trimmed = text.trim_start();
-    if (trimmed.starts_with('{') || trimmed.starts_with('['))
-        && text.len() < 1 << 20
-        && serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok()
+    let full = step.observation.trim_start();
+    if (full.starts_with('{') || full.starts_with('['))
+        && full.len() < 256 * 1024
+        && serde_json::from_str::<serde::de::IgnoredAny>(full).is_ok()
     {
         return Lang::code("json");
     }
     if let Some(extension) = shown_file_extension(&step.action, head) {
-        let numbered = text
+        let numbered = head
             .lines()
             .take(12)
             .filter(|l| number_prefix(l) > 0)
@@ -382,16 +382,21 @@ mod tests {
         assert_eq!(action_lang(&step("submit", diff), diff), Lang::Diff);
     }
 
+    fn observed(tool: &str, action: &str, observation: &str) -> Lang {
+        let step = Step {
+            observation: observation.into(),
+            ..step(tool, action)
+        };
+        observation_lang(&step, observation)
+    }
+
     #[test]
     fn languages_of_observations() {
         let tb = "Traceback (most recent call last):\n  File \"x.py\", line 1\nValueError: no";
-        assert_eq!(
-            observation_lang(&step("python", "python x.py"), tb),
-            Lang::Traceback
-        );
+        assert_eq!(observed("python", "python x.py", tb), Lang::Traceback);
         let open = "[File: /repo/src/app.py (120 lines total)]\n1:import os\n2:import sys\n";
         assert_eq!(
-            observation_lang(&step("open", "open src/app.py"), open),
+            observed("open", "open src/app.py", open),
             Lang::Code {
                 extension: "py".into(),
                 numbered: true
@@ -399,20 +404,14 @@ mod tests {
         );
         let cat = "     1  fn main() {\n     2  }\n";
         assert_eq!(
-            observation_lang(&step("cat", "cat -n src/main.rs"), cat),
+            observed("cat", "cat -n src/main.rs", cat),
             Lang::Code {
                 extension: "rs".into(),
                 numbered: true
             }
         );
-        assert_eq!(
-            observation_lang(&step("ls", "ls"), "a.py\nb.py"),
-            Lang::Plain
-        );
-        assert_eq!(
-            observation_lang(&step("x", "x"), "{\"a\": 1}").label(),
-            "json"
-        );
+        assert_eq!(observed("ls", "ls", "a.py\nb.py"), Lang::Plain);
+        assert_eq!(observed("x", "x", "{\"a\": 1}").label(), "json");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::highlight::{Highlighter, Lang, action_lang, observation_lang};
 use super::{Mode, Writer, cancelled};
 use crate::model::{Step, Trajectory};
+use crate::text::{head, sanitise};
 use crate::tui::search::Field;
 use crate::tui::theme::{Role, Theme};
 use crate::tui::units;
@@ -35,9 +36,9 @@ pub fn write(
             w.text(line, theme.style(Role::Text));
         }
     }
-    let action = Field::Action.text(step);
+    let action = &step.action;
     if !action.trim().is_empty() {
-        let lang = action_lang(step, &action);
+        let lang = action_lang(step, &sanitise(action));
         w.blank();
         w.rule(
             "ACTION",
@@ -46,12 +47,14 @@ pub fn write(
             theme.style(Role::SectionMeta),
         );
         w.begin_field(Field::Action);
-        body(w, &action, lang, theme, None, mode, false, cancel)?;
+        body(w, action, lang, theme, None, mode, false, cancel)?;
     }
-    let observation = Field::Observation.text(step);
+    // Counted and sanitised line by line, never whole: the preview of a 10 MB observation
+    // must cost only what it shows.
+    let observation = &step.observation;
     w.blank();
     let lines = observation.lines().count();
-    let lang = observation_lang(step, &observation);
+    let lang = observation_lang(step, &sanitise(head(observation, 4096)));
     let mut detail = lang.label();
     if lines > 1 {
         let count = format!("{} lines", units::count(lines as u64));
@@ -78,7 +81,7 @@ pub fn write(
         return Some(());
     }
     let fold = fold.filter(|&limit| lines > limit);
-    body(w, &observation, lang, theme, fold, mode, true, cancel)
+    body(w, observation, lang, theme, fold, mode, true, cancel)
 }
 
 /// `Step 5/40 · bash · ✗ error · exit 1 · 1.23s · 1,204 → 88 tokens · $0.0123`.
@@ -133,8 +136,10 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
     w.spans(spans);
 }
 
-/// The lines of a field, coloured as `lang`, with the middle folded away when `fold` is set
-/// (the head two thirds and the tail third of `fold` lines stay visible).
+/// The lines of a field as logged, each sanitised and coloured as `lang`, with the middle
+/// folded away when `fold` is set (the head two thirds and the tail third of `fold` lines
+/// stay visible). Lines are numbered as in the sanitised field, which search uses: sanitising
+/// never adds or removes a line break.
 #[allow(clippy::too_many_arguments)]
 fn body(
     w: &mut Writer,
@@ -180,7 +185,7 @@ fn body(
             continue;
         }
         w.source_line(i);
-        let spans = highlighter.line(line);
+        let spans = highlighter.line(&sanitise(line));
         w.spans(spans);
     }
     w.continuation(None);

@@ -47,18 +47,21 @@ pub fn render(state: &State, finder: &FinderState, frame: &mut Frame, area: Rect
             };
             let matched = base.patch(theme.style(Role::FinderMatch));
             let text = clip(&finder.items[m.item].text, width).into_owned();
-            let mut spans: Vec<Span> = text
-                .chars()
-                .enumerate()
-                .map(|(ci, c)| {
-                    let style = if m.positions.contains(&ci) {
-                        matched
-                    } else {
-                        base
-                    };
-                    Span::styled(c.to_string(), style)
-                })
-                .collect();
+            let mut spans: Vec<Span> = Vec::new();
+            let mut run = String::new();
+            let mut run_matched = false;
+            for (ci, c) in text.chars().enumerate() {
+                let is_match = m.positions.binary_search(&ci).is_ok();
+                if is_match != run_matched && !run.is_empty() {
+                    let style = if run_matched { matched } else { base };
+                    spans.push(Span::styled(std::mem::take(&mut run), style));
+                }
+                run_matched = is_match;
+                run.push(c);
+            }
+            if !run.is_empty() {
+                spans.push(Span::styled(run, if run_matched { matched } else { base }));
+            }
             let used = text.chars().count();
             spans.push(Span::styled(" ".repeat(width.saturating_sub(used)), base));
             Line::from(spans)

@@ -2,7 +2,7 @@
 //! table of trajectories.
 
 use crate::model::TrajectorySummary;
-use crate::text::{clip, one_line};
+use crate::text::{clip, display_width, one_line};
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::run::{Column, RunState};
@@ -41,22 +41,21 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         } else {
             theme.style(Role::Text)
         };
-        let line_area = Rect::new(l.body.x, l.body.y + y as u16, l.body.width, 1);
-        frame.render_widget(Paragraph::new("").style(base), line_area);
+        let line_y = l.body.y + y as u16;
+        let buffer = frame.buffer_mut();
+        buffer.set_style(Rect::new(l.body.x, line_y, l.body.width, 1), base);
+        // Cells are written straight into the buffer: a widget per cell would cost more
+        // than the whole table.
         for (column, rect) in &columns {
             let (text, role) = cell(row, *column);
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
-            let cell_area = Rect::new(rect.x, line_area.y, rect.width, 1);
-            let text = clip(&text, usize::from(rect.width)).into_owned();
-            let alignment = if is_numeric(*column) {
-                Alignment::Right
+            let text = clip(&text, usize::from(rect.width));
+            let x = if is_numeric(*column) {
+                rect.right().saturating_sub(display_width(&text) as u16)
             } else {
-                Alignment::Left
+                rect.x
             };
-            frame.render_widget(
-                Paragraph::new(text).style(style).alignment(alignment),
-                cell_area,
-            );
+            buffer.set_stringn(x, line_y, &text, usize::from(rect.width), style);
         }
     }
 }
