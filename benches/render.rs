@@ -165,6 +165,17 @@ fn frame(c: &mut Criterion, name: &str, h: &mut Harness) {
 }
 
 fn benches(c: &mut Criterion) {
+    // What any frame costs: clearing and diffing a 200x60 buffer, no content.
+    let mut blank =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(W, H)).expect("terminal");
+    c.bench_function("frame/baseline: an empty 200x60 frame", |b| {
+        b.iter(|| {
+            let _ = blank.draw(|f| {
+                f.render_widget(ratatui::widgets::Block::new(), f.area());
+            });
+        })
+    });
+
     let mut run = Harness::with_state(run_state(1000));
     frame(c, "frame/run 1000 trajectories", &mut run);
     run.keys("G").expect("keys");
@@ -212,6 +223,31 @@ fn benches(c: &mut Criterion) {
             black_box(h.render().area.width)
         })
     });
+
+    // The same with a 50,000-line (2.6 MB) observation on every other step.
+    let mut h = trajectory_harness(2000);
+    if let Some(t) = h.state.trajectory.as_mut() {
+        let mut big = t.trajectory.as_deref().cloned().expect("loaded");
+        for step in big.steps.iter_mut().step_by(2) {
+            step.observation = (0..50_000)
+                .map(|n| format!("\u{1b}[32mtest_{n} PASSED\u{1b}[0m in 0.01s"))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        t.trajectory = Some(std::sync::Arc::new(big));
+    }
+    let mut down = true;
+    c.bench_function(
+        "keystroke/j or k onto a 50,000-line observation, page not built yet",
+        |b| {
+            b.iter(|| {
+                let key = if down { "j" } else { "k" };
+                down = !down;
+                black_box(press(&mut h.state, key).len());
+                black_box(h.render().area.width)
+            })
+        },
+    );
 
     let mut state = run_state(1000);
     let mut typed = false;

@@ -20,6 +20,7 @@ use super::state::{Overlay, Screen, State};
 use super::theme::Role;
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::text::Line;
 use ratatui::widgets::Block;
 
 pub fn render(state: &State, frame: &mut Frame) {
@@ -46,4 +47,17 @@ pub fn render(state: &State, frame: &mut Frame) {
     }
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     status::render(state, frame, status);
+}
+
+/// Writes `lines` into the rows of `area`, one line per row, cut at its width. Cheaper than a
+/// `Paragraph` for rows that are already laid out.
+fn draw_rows<'a>(
+    frame: &mut Frame,
+    area: Rect,
+    lines: impl IntoIterator<Item = impl std::borrow::Borrow<Line<'a>>>,
+) {
+    let buffer = frame.buffer_mut();
+    for (y, line) in (area.y..area.bottom()).zip(lines) {
+        buffer.set_line(area.x, y, line.borrow(), area.width);
+    }
 }

@@ -73,6 +73,8 @@ pub struct TrajectoryState {
     pub steps: Arc<[StepRow]>,
     /// Several agents took steps (CodeR): the list shows which.
     pub multi_agent: bool,
+    /// Columns for the tool names in the step list: the longest, within limits.
+    pub tool_width: usize,
     pub error: Option<String>,
     pub cursor: ListCursor,
     pub page: Page,
@@ -96,6 +98,7 @@ impl TrajectoryState {
             trajectory: None,
             steps: Arc::from(Vec::new()),
             multi_agent: false,
+            tool_width: 4,
             error: None,
             cursor: ListCursor::default(),
             page: Page::Step,

@@ -77,6 +77,12 @@ pub fn loaded(
     t.multi_agent = !trajectory.agents().is_empty();
     let trajectory = Arc::new(trajectory);
     t.trajectory = Some(trajectory.clone());
+    t.tool_width = steps
+        .iter()
+        .map(|s| crate::text::display_width(&s.tool))
+        .max()
+        .unwrap_or(1)
+        .clamp(4, 16);
     t.steps = Arc::from(steps);
     if let Some(step) = t.pending_step.take()
         && let Some(position) = t.position_of(step)

@@ -12,7 +12,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use regex::Regex;
 use std::borrow::Cow;
 use std::sync::atomic::AtomicBool;
@@ -27,15 +26,14 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
     };
     let scroll = t.scroll.min(document.len().saturating_sub(height));
     let highlights = Highlights::new(state, t, &document);
-    let lines: Vec<Line> = document
+    let rows = document
         .lines
         .iter()
         .enumerate()
         .skip(scroll)
         .take(height)
-        .map(|(row, line)| highlights.apply(row, line))
-        .collect();
-    frame.render_widget(Paragraph::new(lines), area);
+        .map(|(row, line)| highlights.apply(row, line));
+    super::draw_rows(frame, area, rows);
     if document.len() > height {
         scrollbar::render(
             &state.theme,
@@ -88,9 +86,9 @@ impl<'a> Highlights<'a> {
         }
     }
 
-    fn apply(&self, row: usize, line: &Line<'static>) -> Line<'static> {
+    fn apply<'l>(&self, row: usize, line: &'l Line<'static>) -> Cow<'l, Line<'static>> {
         let Some(regex) = self.regex else {
-            return line.clone();
+            return Cow::Borrowed(line);
         };
         let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
         let ranges: Vec<(usize, usize)> = regex
@@ -99,14 +97,14 @@ impl<'a> Highlights<'a> {
             .map(|m| (m.start(), m.end()))
             .collect();
         if ranges.is_empty() {
-            return line.clone();
+            return Cow::Borrowed(line);
         }
         let style = if self.current_row == Some(row) {
             self.current
         } else {
             self.hit
         };
-        overlay(line, &ranges, style)
+        Cow::Owned(overlay(line, &ranges, style))
     }
 }
 

@@ -9,19 +9,12 @@ use crate::tui::theme::Role;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect, bar: Rect) {
     let theme = &state.theme;
     let hits = (state.search.trajectory == t.id).then_some(&state.search.hit_steps);
     let digits = t.steps.len().max(1).to_string().len();
-    let tool_width = t
-        .steps
-        .iter()
-        .map(|s| display_width(&s.tool))
-        .max()
-        .unwrap_or(1)
-        .clamp(4, 16);
+    let tool_width = t.tool_width;
     let agent_width = if t.multi_agent { 10 } else { 0 };
     let height = usize::from(area.height);
     let mut lines = Vec::with_capacity(height);
@@ -75,7 +68,7 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
         spans.push(Span::styled(" ".repeat(pad), base));
         lines.push(Line::from(spans));
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    super::draw_rows(frame, area, &lines);
 
     let marks: Vec<(usize, Mark)> = t
         .steps
