@@ -278,3 +278,109 @@ fn light_theme_with_styles() {
     );
     insta::assert_debug_snapshot!("trajectory_light_80x24", buffer);
 }
+
+/// A state on a run that is still loading, or with a trajectory delivered from memory.
+mod built {
+    use std::path::PathBuf;
+    use trajscope::model::{Format, Step, Trajectory, TrajectorySummary, Usage};
+    use trajscope::tui::config::Config;
+    use trajscope::tui::harness::Harness;
+    use trajscope::tui::msg::{FileOutcome, Msg};
+    use trajscope::tui::state::trajectory::LoadedTrajectory;
+    use trajscope::tui::state::{Size, State};
+
+    pub fn summary(id: &str) -> TrajectorySummary {
+        TrajectorySummary {
+            path: PathBuf::from(format!("run/{id}.traj")),
+            source_index: None,
+            format: Format::SweAgent,
+            format_detail: Some("0.x".into()),
+            instance_id: id.into(),
+            model: None,
+            steps: 4,
+            exit_status: Some("submitted".into()),
+            resolved: None,
+            usage: Usage::default(),
+            patch_lines: 0,
+            error_steps: 0,
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn harness(width: u16, height: u16) -> Harness {
+        let state = State::new(
+            vec!["run".into()],
+            Config::default(),
+            Size { width, height },
+        );
+        Harness::with_state(state)
+    }
+
+    pub fn file(h: &mut Harness, id: &str) {
+        h.send(Msg::RunFile {
+            bytes: 1_000_000,
+            outcome: FileOutcome::Trajectories(vec![summary(id)]),
+        });
+    }
+
+    /// A CodeR-style trajectory: four agents taking turns.
+    pub fn multi_agent() -> LoadedTrajectory {
+        let mut t = Trajectory::new("run/coder.traj", Format::SweAgent);
+        t.format_detail = Some("0.x".into());
+        for (i, agent) in ["Manager", "Reproducer", "Programmer", "Tester"]
+            .iter()
+            .enumerate()
+        {
+            t.steps.push(Step {
+                agent: Some(agent.to_string()),
+                thought: format!("{agent} takes over."),
+                action: format!("plan_{i}"),
+                tool: Some(format!("plan_{i}")),
+                observation: "ok".into(),
+                ..Step::default()
+            });
+        }
+        t.number_steps();
+        LoadedTrajectory::new(t)
+    }
+}
+
+#[test]
+fn a_big_run_shows_progress_while_it_fills_in() {
+    // 2 of 1,000 files read: the two rows are there, and the gauge says how far loading is.
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = built::harness(w, h);
+        harness.send(trajscope::tui::msg::Msg::RunDiscovered {
+            files: 1000,
+            bytes: 1_000_000_000,
+            failures: Vec::new(),
+        });
+        built::file(&mut harness, "b__b-2");
+        built::file(&mut harness, "a__a-1");
+        let text = harness.text();
+        insta::assert_snapshot!(format!("loading_{w}x{h}"), text);
+        assert!(text.contains("loading 2/1000 files 1.9 MB"), "{text}");
+        assert!(text.find("a__a-1").unwrap() < text.find("b__b-2").unwrap());
+    }
+}
+
+#[test]
+fn several_agents_are_named_in_the_step_list() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = built::harness(w, h);
+        built::file(&mut harness, "coder");
+        keys(&mut harness, "<CR>");
+        let id = harness.state.trajectory.as_ref().unwrap().id;
+        harness.send(trajscope::tui::msg::Msg::TrajectoryLoaded {
+            id,
+            result: Ok(Box::new(built::multi_agent())),
+        });
+        let text = harness.text();
+        insta::assert_snapshot!(format!("multi_agent_{w}x{h}"), text);
+        assert!(
+            text.contains("Reproduc") && text.contains("Tester"),
+            "{text}"
+        );
+        assert!(text.contains("Step 1/4 · Manager · plan_0"));
+    }
+}

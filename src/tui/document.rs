@@ -8,6 +8,7 @@
 
 mod context;
 pub mod highlight;
+mod lang;
 mod patch;
 mod step;
 mod task;

@@ -1,7 +1,8 @@
 //! The step page: a line of facts (tool, error, exit code, time, tokens, cost), then thought,
 //! action and observation, code highlighted, long observations folded.
 
-use super::highlight::{Highlighter, Lang, action_lang, observation_lang};
+use super::highlight::Highlighter;
+use super::lang::{Lang, action_lang, observation_lang};
 use super::{Mode, Writer, cancelled};
 use crate::model::{Step, Trajectory};
 use crate::text::{head, sanitise};

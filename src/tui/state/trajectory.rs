@@ -34,7 +34,7 @@ impl StepRow {
         let summary = step.summary();
         let summary = summary
             .strip_prefix(tool)
-            .filter(|rest| rest.starts_with(' '))
+            .filter(|rest| rest.is_empty() || rest.starts_with(' '))
             .map_or(summary, str::trim_start);
         StepRow {
             index: step.index,

@@ -74,6 +74,7 @@ pub fn loaded(
             .results
             .apply(std::slice::from_mut(&mut trajectory));
     }
+    t.error = None;
     t.multi_agent = !trajectory.agents().is_empty();
     let trajectory = Arc::new(trajectory);
     t.trajectory = Some(trajectory.clone());
