@@ -1,9 +1,12 @@
 //! The command line: clap definitions and one file per subcommand. The only place (with
 //! `main`) that prints, exits, or uses `anyhow`.
 
+mod diff;
 mod ls;
 mod progress;
+mod render;
 mod show;
+mod show_diff;
 mod watch;
 
 use anyhow::Result;
@@ -31,7 +34,9 @@ const EXAMPLES: &str = "\
 Examples:
   trajscope runs/my-eval/                 open a run
   trajscope ls runs/my-eval/ --json       one JSON object per trajectory
-  trajscope show x.traj --step 3 --context   what the model saw at step 3";
+  trajscope show x.traj --step 3 --context   what the model saw at step 3
+  trajscope show x.traj --diff            what each step changed in the files
+  trajscope diff a.traj b.traj            where two runs of one task diverge";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -39,6 +44,8 @@ enum Command {
     Ls(ls::Args),
     /// Print a trajectory's steps (thought, action, observation), or one step.
     Show(show::Args),
+    /// Compare two trajectories of the same task: step alignment, first divergence, patches.
+    Diff(diff::Args),
     /// Follow growing logs and print each new step as it is written.
     Watch(watch::Args),
 }
@@ -58,6 +65,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Ls(args)) => ls::run(args),
         Some(Command::Show(args)) => show::run(args),
+        Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Watch(args)) => watch::run(args),
         None => {
             let paths = if cli.paths.is_empty() {
@@ -65,6 +73,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 cli.paths
             };
+<<<<<<< HEAD
             if let Some(missing) = paths.iter().find(|p| !p.exists()) {
                 anyhow::bail!("{}: no such file or folder", missing.display());
             }
@@ -75,6 +84,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 ls::run(ls::Args { paths, json: false })
             }
+=======
+            ls::run(ls::Args {
+                paths,
+                json: false,
+                no_cache: false,
+            })
+>>>>>>> main
         }
     }
 }

@@ -5,6 +5,7 @@
 //! strict where guessing would lie (a file of another kind: an error naming it). Nothing here
 //! panics, prints, or writes: files are opened read-only.
 
+mod action;
 mod aider;
 mod chat_messages;
 mod claude_code;
@@ -19,6 +20,8 @@ mod llama_prompt;
 mod load;
 mod mini_swe_agent;
 mod openhands;
+mod pythonic;
+mod run_cache;
 mod swe_agent;
 mod task;
 mod trajscope;
@@ -28,6 +31,7 @@ pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
 pub use load::{Loaded, Progress, load_bytes, load_file, load_run, load_run_summaries};
+pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

@@ -1,10 +1,12 @@
 //! trajscope: read, count, diff, watch and replay the trajectories LLM agents leave behind.
 //!
 //! The layers, each using only those above it: [`model`] (pure data), [`formats`] (bytes →
-//! model), [`watch`] (following growing logs), [`tui`] (the terminal app). [`text`] makes
-//! log text safe to display, for every layer that shows it. The binary's command line lives
-//! in `cli`.
+//! model), [`diff`] (step-by-step diffs), [`backend`] (model backends), [`watch`]
+//! (following growing logs), [`tui`] (the terminal app). [`text`] makes log text safe to
+//! display, for every layer that shows it. The binary's command line lives in `cli`.
 
+pub mod backend;
+pub mod diff;
 pub mod formats;
 pub mod model;
 pub mod text;

@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use trajscope::formats::load_run_summaries;
+use trajscope::formats::{RunCache, load_run_summaries};
 use trajscope::model::{LoadFailure, TrajectorySummary};
 
 #[derive(Debug, clap::Args)]
@@ -16,6 +16,10 @@ pub struct Args {
     /// Print a JSON array of objects instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Read every file again instead of reusing the summaries cached from the last time
+    /// (kept in the user's cache folder, keyed by each file's size and modification time).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// One `--json` row. A file that could not be read is a row too, with `error` set.
@@ -90,8 +94,15 @@ impl Row {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let indicator = Indicator::new();
-    let (summaries, _results, failures) = load_run_summaries(&args.paths, &|p| indicator.update(p));
+    let mut cache = match RunCache::default_dir() {
+        Some(dir) if !args.no_cache => RunCache::open(&dir, &args.paths),
+        _ => RunCache::disabled(),
+    };
+    let (summaries, _results, failures) =
+        load_run_summaries(&args.paths, &mut cache, &|p| indicator.update(p));
     indicator.finish();
+    // A cache that cannot be written only costs speed next time.
+    let _ = cache.save();
 
     if args.json {
         let rows: Vec<Row> = summaries

@@ -25,10 +25,22 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Print what the steps changed: each editing step's diff (or, with `--step`, that
+    /// step's edits, model-input changes and repeated-command output), the working tree,
+    /// the cumulative change and the submission check.
+    #[arg(long, short = 'd')]
+    pub diff: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let trajectory = open(&args.file, args.trajectory)?;
+    if args.diff {
+        if let Some(index) = args.step {
+            pick_step(&trajectory, index)?;
+        }
+        super::show_diff::run(&trajectory, args.step, args.json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.context {
         let index = args.step.unwrap_or(trajectory.steps.len());
         let step = pick_step(&trajectory, index)?;

@@ -53,8 +53,14 @@ fn detect_text(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     if head.contains("<|start_header_id|>") {
         return Ok(Kind::Trajectories(Format::LlamaPrompt));
     }
-    if head.starts_with("# aider chat started at") {
+    if is_aider_history(head.as_bytes()) {
         return Ok(Kind::Trajectories(Format::Aider));
+    }
+    if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
+        return Err(LoadError::unrecognized(
+            path,
+            "a JSON value that is neither an object nor an array",
+        ));
     }
     if looks_binary(&body[..body.len().min(HEAD)]) {
         return Err(LoadError::unrecognized(
@@ -66,6 +72,14 @@ fn detect_text(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
         path,
         "text that is neither JSON, an Aider chat history nor a Llama prompt log",
     ))
+}
+
+/// An Aider chat history: a `# aider chat started at` line near the top (histories can start
+/// mid-session, or with an editor's mode line).
+pub fn is_aider_history(head: &[u8]) -> bool {
+    const HEADER: &[u8] = b"# aider chat started at";
+    head.starts_with(HEADER)
+        || memchr::memmem::find_iter(head, HEADER).any(|at| at > 0 && head[at - 1] == b'\n')
 }
 
 /// NUL bytes or invalid UTF-8 (other than a character cut at the end of the sample).
@@ -245,6 +259,10 @@ fn detect_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
             return Ok(Kind::Results(ResultsKind::Predictions));
         }
         if has(line, "role") && (has(line, "content") || has(line, "tool_calls")) {
+            return Ok(Kind::Trajectories(Format::ChatMessages));
+        }
+        // Fine-tuning style: one `{"messages": [...]}` conversation per line.
+        if line.get("messages").is_some_and(Value::is_array) {
             return Ok(Kind::Trajectories(Format::ChatMessages));
         }
     }

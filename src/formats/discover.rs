@@ -99,7 +99,7 @@ fn is_candidate(path: &Path, name: &str) -> bool {
         "json" | "jsonl" | "traj" | "eval" => true,
         "md" => {
             name.ends_with(".aider.chat.history.md")
-                || head(path, 64).is_some_and(|h| h.starts_with(b"# aider chat started at"))
+                || head(path, 4096).is_some_and(|h| super::detect::is_aider_history(&h))
         }
         "txt" | "log" => head(path, 4096)
             .is_some_and(|h| memchr::memmem::find(&h, b"<|start_header_id|>").is_some()),

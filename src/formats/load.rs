@@ -2,6 +2,7 @@
 
 use super::detect::{Kind, detect};
 use super::discover::{Candidate, discover};
+use super::run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
 use super::{LoadError, eval_results, parse};
 use crate::model::{EvalResults, LoadFailure, ResultsSource, Run, Trajectory, TrajectorySummary};
 use rayon::prelude::*;
@@ -31,11 +32,56 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 }
 
 /// Parses the content of a file read elsewhere (a watcher, a test).
+///
+/// A text file with a few invalid UTF-8 bytes (a writer cut mid-character, a stray Latin-1
+/// byte) is read with those bytes replaced by U+FFFD and a warning saying where: losing a
+/// whole trajectory to one bad byte would help nobody. Files that look binary are left to
+/// detection, which refuses them.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    let repaired = repair_utf8(path, bytes);
+    let bytes = repaired.as_ref().map_or(bytes, |(text, _)| text.as_bytes());
     match detect(path, bytes)? {
-        Kind::Trajectories(format) => parse(format, path, bytes).map(Loaded::Trajectories),
+        Kind::Trajectories(format) => {
+            let mut trajectories = parse(format, path, bytes)?;
+            if let Some((_, warning)) = &repaired {
+                for trajectory in &mut trajectories {
+                    trajectory.warnings.insert(0, warning.clone());
+                }
+            }
+            Ok(Loaded::Trajectories(trajectories))
+        }
         Kind::Results(kind) => eval_results::parse(kind, path, bytes).map(Loaded::Results),
     }
+}
+
+/// More invalid sequences than this (and than one per thousand bytes) mean binary data.
+const MAX_REPAIRS: usize = 64;
+
+/// The text with invalid UTF-8 replaced, and a warning naming the first bad byte's line and
+/// column; `None` when the bytes are valid UTF-8, a zip archive, or look binary.
+fn repair_utf8(path: &Path, bytes: &[u8]) -> Option<(String, String)> {
+    let first = std::str::from_utf8(bytes).err()?.valid_up_to();
+    if bytes.starts_with(b"PK\x03\x04") || bytes[..bytes.len().min(64 * 1024)].contains(&0) {
+        return None;
+    }
+    let mut bad = 0usize;
+    let mut rest = &bytes[first..];
+    while let Err(err) = std::str::from_utf8(rest) {
+        bad += 1;
+        if bad > MAX_REPAIRS && bad > bytes.len() / 1000 {
+            return None;
+        }
+        let skip = err.valid_up_to() + err.error_len().unwrap_or(rest.len() - err.valid_up_to());
+        rest = &rest[skip..];
+    }
+    let before = &bytes[..first];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let column = first - memchr::memrchr(b'\n', before).map_or(0, |i| i + 1) + 1;
+    let warning = format!(
+        "{}:{line}:{column}: invalid UTF-8 ({bad} place(s)); read with U+FFFD in place of the bad bytes",
+        path.display()
+    );
+    Some((String::from_utf8_lossy(bytes).into_owned(), warning))
 }
 
 /// Loads every trajectory under `roots`, joins eval results, and lists what failed.
@@ -52,13 +98,68 @@ pub fn load_run(roots: &[PathBuf], on_progress: &(dyn Fn(Progress) + Sync)) -> R
 }
 
 /// Like [`load_run`], but keeps only a summary of each trajectory: listing a run of
-/// thousands of files holds one file's steps per thread at a time, not all of them.
+/// thousands of files holds one file's steps per thread at a time, not all of them. Files
+/// whose size and modification time match `cache` are not read at all; the others are
+/// read and cached (the caller saves the cache).
 pub fn load_run_summaries(
     roots: &[PathBuf],
+    cache: &mut RunCache,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> (Vec<TrajectorySummary>, EvalResults, Vec<LoadFailure>) {
-    let (mut summaries, results, failures) =
-        load_each(roots, on_progress, |t| TrajectorySummary::of(&t));
+    let (candidates, mut failures) = discover(roots);
+    let files_total = candidates.len();
+    let bytes_total: u64 = candidates.iter().map(|c| c.size).sum();
+    let files_done = AtomicUsize::new(0);
+    let bytes_done = AtomicU64::new(0);
+    let shared: &RunCache = cache;
+    let outcomes: Vec<(PathBuf, Option<CacheEntry>, CachedOutcome)> = candidates
+        .par_iter()
+        .map(|Candidate { path, size }| {
+            let stamp = file_stamp(path);
+            let cached = stamp.and_then(|(size, modified)| shared.get(path, size, modified));
+            let (fresh, outcome) = match cached {
+                Some(entry) => (None, entry.outcome.clone()),
+                None => {
+                    let outcome = match load_file(path) {
+                        Ok(Loaded::Trajectories(ts)) => CachedOutcome::Trajectories(
+                            ts.iter().map(TrajectorySummary::of).collect(),
+                        ),
+                        Ok(Loaded::Results(source)) => CachedOutcome::Results(source),
+                        Err(err) => CachedOutcome::Failed(err.to_string()),
+                    };
+                    let entry = stamp.map(|(size, modified_ns)| CacheEntry {
+                        size,
+                        modified_ns,
+                        outcome: outcome.clone(),
+                        extras: Default::default(),
+                    });
+                    (entry, outcome)
+                }
+            };
+            on_progress(Progress {
+                files_done: files_done.fetch_add(1, Ordering::Relaxed) + 1,
+                files_total,
+                bytes_done: bytes_done.fetch_add(*size, Ordering::Relaxed) + size,
+                bytes_total,
+            });
+            (path.clone(), fresh, outcome)
+        })
+        .collect();
+
+    let mut summaries = Vec::new();
+    let mut results = EvalResults::default();
+    for (path, fresh, outcome) in outcomes {
+        if let Some(entry) = fresh {
+            cache.put(path.clone(), entry);
+        }
+        match outcome {
+            CachedOutcome::Trajectories(items) => summaries.extend(items),
+            CachedOutcome::Results(source) => results.sources.push(source),
+            CachedOutcome::Failed(message) => failures.push(LoadFailure { path, message }),
+        }
+    }
+    let present: std::collections::HashSet<&PathBuf> = candidates.iter().map(|c| &c.path).collect();
+    cache.retain(|p| present.contains(&p.to_path_buf()));
     results.apply(&mut summaries);
     (summaries, results, failures)
 }

@@ -5,6 +5,7 @@ const WRAPPERS: &[(&str, &[&str])] = &[
     ("<pr_description>", &["</pr_description>"]),
     ("<issue_description>", &["</issue_description>"]),
     ("<issue>", &["</issue>"]),
+    ("<problem_statement>", &["</problem_statement>"]),
     (
         "ISSUE:\n",
         &["\n\nINSTRUCTIONS:", "\nINSTRUCTIONS:", "\n\nINSTRUCTIONS"],
