@@ -5,6 +5,9 @@
 //!
 //!     cargo bench --bench render
 
+// Setup that fails is a broken benchmark: panicking with the reason is the right outcome.
+#![allow(clippy::expect_used)]
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -28,7 +31,7 @@ fn summary(i: usize) -> TrajectorySummary {
     TrajectorySummary {
         path: PathBuf::from(format!("run/repo__repo-{i:05}.traj")),
         source_index: None,
-        format: if i % 3 == 0 {
+        format: if i.is_multiple_of(3) {
             Format::MiniSweAgent
         } else {
             Format::SweAgent
@@ -38,7 +41,7 @@ fn summary(i: usize) -> TrajectorySummary {
         model: Some("gpt-4o".into()),
         steps: 10 + i % 90,
         exit_status: Some(["submitted", "exit_cost", "exit_format"][i % 3].into()),
-        resolved: Some(i % 4 == 0),
+        resolved: Some(i.is_multiple_of(4)),
         usage: Usage {
             cost: Some(0.01 * (i % 50) as f64),
             tokens_in: Some(1000 * i as u64),

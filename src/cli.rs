@@ -73,7 +73,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 cli.paths
             };
-<<<<<<< HEAD
             if let Some(missing) = paths.iter().find(|p| !p.exists()) {
                 anyhow::bail!("{}: no such file or folder", missing.display());
             }
@@ -82,15 +81,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 trajscope::tui::run(paths, trajscope::tui::config::Config::load())?;
                 Ok(ExitCode::SUCCESS)
             } else {
-                ls::run(ls::Args { paths, json: false })
+                ls::run(ls::Args {
+                    paths,
+                    json: false,
+                    no_cache: false,
+                })
             }
-=======
-            ls::run(ls::Args {
-                paths,
-                json: false,
-                no_cache: false,
-            })
->>>>>>> main
         }
     }
 }
