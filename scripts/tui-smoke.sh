@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the real binary in a real terminal: starts trajscope in a private tmux
 # server, types what a newcomer would (open a trajectory, find the syntax error, read the
-# exact context, view the patch, help, quit), and checks each screen as a person would see
+# exact context, open it in $EDITOR, view and copy the patch, help, quit), and checks each screen as a person would see
 # it in the pane. Also checks that quitting restores the terminal (cooked mode, no
 # alternate screen).
 #
@@ -64,9 +64,16 @@ keys c
 wait_for "Model input at step 3  EXACT"
 capture context
 
+# $EDITOR is `true` here: the terminal is handed over and taken back.
+keys o
+wait_for "closed true"
+shows "Model input at step 3  EXACT"
+
 keys p
 wait_for "Final patch · 1 file · +1 -1"
 capture patch
+keys y
+wait_for "copied final patch"
 
 keys '?'
 wait_for "Keys · esc closes"

@@ -195,3 +195,54 @@ fn resizing_rebuilds_for_the_new_width() {
     );
     assert!(text.contains("Step 2/6 · open"));
 }
+
+#[test]
+fn a_trajectory_without_steps_says_so() {
+    use trajscope::model::{Format, Trajectory, TrajectorySummary, Usage};
+    use trajscope::tui::msg::FileOutcome;
+    use trajscope::tui::state::trajectory::LoadedTrajectory;
+    let state = State::new(
+        vec!["run".into()],
+        trajscope::tui::config::Config::default(),
+        Size {
+            width: 100,
+            height: 30,
+        },
+    );
+    let mut h = Harness::with_state(state);
+    let summary = TrajectorySummary {
+        path: "run/empty.json".into(),
+        source_index: None,
+        format: Format::ChatMessages,
+        format_detail: None,
+        instance_id: "empty".into(),
+        model: None,
+        steps: 0,
+        exit_status: None,
+        resolved: None,
+        usage: Usage::default(),
+        patch_lines: 0,
+        error_steps: 0,
+        warnings: Vec::new(),
+    };
+    h.send(Msg::RunFile {
+        bytes: 1,
+        outcome: FileOutcome::Trajectories(vec![summary]),
+    });
+    keys(&mut h, "<CR>");
+    let id = h.state.trajectory.as_ref().unwrap().id;
+    let mut empty = Trajectory::new("run/empty.json", Format::ChatMessages);
+    empty.task = Some("Say hello.".into());
+    h.send(Msg::TrajectoryLoaded {
+        id,
+        result: Ok(Box::new(LoadedTrajectory::new(empty))),
+    });
+    assert!(h.text().contains("This log holds no steps"));
+    keys(&mut h, "jkeEtT/x<CR>nyYc");
+    assert!(
+        h.text().contains("This log holds no steps"),
+        "nothing breaks on an empty list"
+    );
+    keys(&mut h, "i");
+    assert!(h.text().contains("Say hello."));
+}

@@ -130,7 +130,16 @@ impl App {
                     self.guard.suspend()?;
                     let notice = editor::open(&text, &name);
                     self.guard.resume()?;
-                    self.terminal.clear()?;
+                    // Clears the screen and forgets the last frame, so the next one is drawn
+                    // whole. (`Terminal::clear` would ask the terminal for the cursor
+                    // position, racing the input reader for the answer.)
+                    let area = self.terminal.size()?;
+                    self.terminal.resize(ratatui::layout::Rect::new(
+                        0,
+                        0,
+                        area.width,
+                        area.height,
+                    ))?;
                     self.events = Some(EventStream::new());
                     let _ = self.tx.send(Msg::Notice(notice));
                 }

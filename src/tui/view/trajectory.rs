@@ -33,5 +33,13 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         return;
     }
     steps::render(state, t, frame, l.list, l.list_bar);
+    if t.steps.is_empty() && t.page.per_step() {
+        let text = " This log holds no steps. The task and details are under i, the patch under p.";
+        frame.render_widget(
+            Paragraph::new(text).style(state.theme.style(Role::Dim)),
+            l.detail,
+        );
+        return;
+    }
     detail::render(state, t, frame, l.detail, l.detail_bar);
 }
