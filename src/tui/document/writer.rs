@@ -29,10 +29,6 @@ impl Writer {
         }
     }
 
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
     /// Marks the continuation rows of what follows with `marker` (code), or not (prose).
     pub fn continuation(&mut self, marker: Option<Span<'static>>) {
         self.marker = marker;
@@ -41,10 +37,6 @@ impl Writer {
     /// Whether the row limit is reached: builders stop writing.
     pub fn full(&self) -> bool {
         self.lines.len() >= self.max_rows
-    }
-
-    pub fn rows(&self) -> usize {
-        self.lines.len()
     }
 
     pub fn finish(self) -> Document {

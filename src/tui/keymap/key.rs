@@ -64,10 +64,6 @@ impl Key {
             _ => None,
         }
     }
-
-    pub fn event(&self) -> KeyEvent {
-        KeyEvent::new(self.code, self.modifiers)
-    }
 }
 
 /// Parses one key: `j`, `G`, `?`, `ctrl-d`, `C-d`, `alt-x`, `enter`, `<CR>`, `pgdown`, `f1`.

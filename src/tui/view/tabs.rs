@@ -1,5 +1,4 @@
-//! The tab titles above the right pane, the shown one highlighted, and a hint about
-//! folding or exactness on the right.
+//! The tab titles above the right pane, the shown one highlighted.
 
 use crate::tui::layout;
 use crate::tui::state::State;
