@@ -15,6 +15,7 @@ mod watch;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -84,11 +85,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 cli.paths
             };
-            ls::run(ls::Args {
-                paths,
-                json: false,
-                no_cache: false,
-            })
+            if let Some(missing) = paths.iter().find(|p| !p.exists()) {
+                anyhow::bail!("{}: no such file or folder", missing.display());
+            }
+            // The app needs a terminal on both ends; in a pipe, the listing is what is useful.
+            if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+                trajscope::tui::run(paths, trajscope::tui::config::Config::load())?;
+                Ok(ExitCode::SUCCESS)
+            } else {
+                ls::run(ls::Args {
+                    paths,
+                    json: false,
+                    no_cache: false,
+                })
+            }
         }
     }
 }

@@ -1,7 +1,9 @@
 //! trajscope: read, count, diff, watch and replay the trajectories LLM agents leave behind.
 //!
 //! The layers, each using only those above it: [`model`] (pure data), [`formats`] (bytes →
-//! model), [`metrics`] (rules, tallies, run statistics), [`diff`] (step-by-step diffs). The
+//! model), [`metrics`] (rules, tallies, run statistics), [`diff`] (step-by-step diffs),
+//! [`backend`] (model backends), [`watch`] (following growing logs), [`tui`] (the terminal
+//! app). [`text`] makes log text safe to display, for every layer that shows it. The
 //! binary's command line lives in `cli`.
 
 pub mod backend;
@@ -9,4 +11,6 @@ pub mod diff;
 pub mod formats;
 pub mod metrics;
 pub mod model;
+pub mod text;
+pub mod tui;
 pub mod watch;

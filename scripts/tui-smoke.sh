@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Smoke test of the real binary in a real terminal: starts trajscope in a private tmux
+# server, types what a newcomer would (open a trajectory, find the syntax error, read the
+# exact context, open it in $EDITOR, view and copy the patch, help, quit), and checks each screen as a person would see
+# it in the pane. Also checks that quitting restores the terminal (cooked mode, no
+# alternate screen).
+#
+#   scripts/tui-smoke.sh                       uses target/debug/trajscope
+#   TRAJSCOPE_BIN=path SMOKE_CAPTURES=dir scripts/tui-smoke.sh   and saves each screen
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${TRAJSCOPE_BIN:-target/debug/trajscope}
+RUN=${TRAJSCOPE_RUN:-tests/fixtures/tui/run}
+CAPTURES=${SMOKE_CAPTURES:-}
+if ! command -v tmux >/dev/null; then
+    echo "skipping: tmux is not installed"
+    exit 0
+fi
+[ -x "$BIN" ] || { echo "no binary at $BIN (cargo build first)"; exit 1; }
+
+SOCKET="trajscope-smoke-$$"
+CONFIG=$(mktemp -d)
+tm() { tmux -L "$SOCKET" -f /dev/null "$@"; }
+cleanup() { tm kill-server 2>/dev/null || true; rm -rf "$CONFIG"; }
+trap cleanup EXIT
+
+screen() { tm capture-pane -p -t smoke; }
+fail() { echo "FAIL: $*"; echo "----- pane -----"; screen; exit 1; }
+# Waits up to 5 s for the pane to show a text.
+wait_for() {
+    for _ in $(seq 1 100); do
+        if screen | grep -qF -- "$1"; then return 0; fi
+        sleep 0.05
+    done
+    fail "did not see: $1"
+}
+shows() { screen | grep -qF -- "$1" || fail "expected on screen: $1"; }
+hides() { ! screen | grep -qF -- "$1" || fail "not expected on screen: $1"; }
+capture() { if [ -n "$CAPTURES" ]; then mkdir -p "$CAPTURES"; screen > "$CAPTURES/$1.txt"; fi; }
+keys() { tm send-keys -t smoke "$@"; }
+
+# After trajscope exits, say how, and whether the terminal is back in canonical mode.
+tm new-session -d -s smoke -x 120 -y 40 -e XDG_CONFIG_HOME="$CONFIG" -e EDITOR=true \
+    "$BIN $RUN; echo \"exited with \$?\"; stty -a | tr ' ;' '\n\n' | grep -x -- '-\?icanon'; sleep 60"
+
+wait_for "3 trajectories"
+shows "resolved 1/3 (33%)"
+shows "1 file could not be read"
+shows "astropy__astropy-12907"
+capture run
+
+keys Enter
+wait_for "astropy__astropy-12907 · swe-agent 1.1+"
+wait_for "Step 1/6 · find_file"
+capture trajectory
+
+keys / S y n t a x E r r o r Enter
+wait_for "/SyntaxError 1/1 in 1 step"
+shows "E999 SyntaxError: invalid syntax"
+shows "step 3/6"
+capture search
+
+keys c
+wait_for "Model input at step 3  EXACT"
+capture context
+
+# $EDITOR is `true` here: the terminal is handed over and taken back.
+keys o
+wait_for "closed true"
+shows "Model input at step 3  EXACT"
+
+keys p
+wait_for "Final patch · 1 file · +1 -1"
+capture patch
+keys y
+wait_for "copied final patch"
+
+keys '?'
+wait_for "Keys · esc closes"
+shows "next step with an error"
+capture help
+keys q
+wait_for "Final patch"
+
+keys q
+wait_for "RUN 3"
+keys q
+wait_for "exited with 0"
+shows "icanon"
+hides "-icanon"
+hides "RUN 3"
+echo "ok: tmux smoke test passed"

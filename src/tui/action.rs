@@ -1,0 +1,116 @@
+//! What a key can ask for, by name: the vocabulary of the keymap file and the help screen.
+//!
+//! Owns the names and their one-line descriptions; what each does lives in `update/<layer>`.
+
+use serde::Deserialize;
+
+macro_rules! actions {
+    ($($variant:ident => $name:literal, $help:literal;)*) => {
+        /// A named command a key is bound to. Its `name` is what the keymap file says.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Action {
+            $($variant,)*
+        }
+
+        impl Action {
+            pub const ALL: &'static [Action] = &[$(Action::$variant,)*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Action::$variant => $name,)*
+                }
+            }
+
+            /// One line for the help screen.
+            pub fn help(self) -> &'static str {
+                match self {
+                    $(Action::$variant => $help,)*
+                }
+            }
+        }
+    };
+}
+
+actions! {
+    Quit => "quit", "quit trajscope";
+    Back => "back", "close this and go back";
+    Help => "help", "show every key";
+    FindTrajectory => "find_trajectory", "fuzzy-find a trajectory by instance id or path";
+    FindStep => "find_step", "fuzzy-find a step of this trajectory";
+    SearchRun => "search_run", "search every trajectory of the run for a string";
+    Failures => "failures", "list the files that could not be read";
+
+    Down => "down", "next row";
+    Up => "up", "previous row";
+    PageDown => "page_down", "one page down";
+    PageUp => "page_up", "one page up";
+    HalfPageDown => "half_page_down", "half a page down";
+    HalfPageUp => "half_page_up", "half a page up";
+    Top => "top", "first row";
+    Bottom => "bottom", "last row";
+    Open => "open", "open the selected item";
+
+    Filter => "filter", "filter the table by text";
+    ClearFilter => "clear_filter", "clear the filter";
+    SortNext => "sort_next", "sort by the next column";
+    SortPrevious => "sort_previous", "sort by the previous column";
+    SortReverse => "sort_reverse", "reverse the sort order";
+
+    Search => "search", "search this trajectory (regex, or literal if not a valid regex)";
+    NextHit => "next_hit", "next search hit";
+    PreviousHit => "previous_hit", "previous search hit";
+    ClearSearch => "clear_search", "clear the search";
+    NextError => "next_error", "next step with an error";
+    PreviousError => "previous_error", "previous step with an error";
+    NextSameTool => "next_same_tool", "next step with this step's tool";
+    PreviousSameTool => "previous_same_tool", "previous step with this step's tool";
+    NextTrajectory => "next_trajectory", "open the next trajectory of the run";
+    PreviousTrajectory => "previous_trajectory", "open the previous trajectory of the run";
+
+    ScrollDown => "scroll_down", "scroll the right pane down";
+    ScrollUp => "scroll_up", "scroll the right pane up";
+    ScrollPageDown => "scroll_page_down", "scroll the right pane a page down";
+    ScrollPageUp => "scroll_page_up", "scroll the right pane a page up";
+    ScrollTop => "scroll_top", "scroll the right pane to its start";
+    ScrollBottom => "scroll_bottom", "scroll the right pane to its end";
+    ShowStep => "show_step", "show the step: thought, action, observation";
+    ShowContext => "show_context", "show the model input at this step (exact or reconstructed)";
+    ShowPatch => "show_patch", "show the final submitted patch";
+    ShowTask => "show_task", "show the task (issue text) and trajectory details";
+    NextPage => "next_page", "next tab of the right pane";
+    PreviousPage => "previous_page", "previous tab of the right pane";
+    ToggleFold => "toggle_fold", "fold or unfold a long observation";
+    CopyAction => "copy_action", "copy the action (or this tab's text) to the clipboard";
+    CopyObservation => "copy_observation", "copy the observation to the clipboard";
+    OpenInEditor => "open_in_editor", "open this step (or tab) in $EDITOR";
+
+    Confirm => "confirm", "accept";
+    Cancel => "cancel", "cancel";
+    DeleteBackward => "delete_backward", "delete the character before the cursor";
+    ClearInput => "clear_input", "clear the input";
+    CursorLeft => "cursor_left", "move the cursor left";
+    CursorRight => "cursor_right", "move the cursor right";
+}
+
+impl Action {
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::ALL.iter().copied().find(|a| a.name() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_serde_and_round_trip() {
+        for &action in Action::ALL {
+            assert_eq!(Action::from_name(action.name()), Some(action));
+            let parsed: Action =
+                serde_json::from_value(serde_json::Value::String(action.name().into())).unwrap();
+            assert_eq!(parsed, action);
+            assert!(!action.help().is_empty());
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The user's configuration: `<config dir>/trajscope/config.toml` (on Linux
+//! `~/.config/trajscope/config.toml`), over the embedded defaults.
+//!
+//! ```toml
+//! [theme]
+//! name = "light"            # or `theme = "light"`; a file <config dir>/trajscope/themes/NAME.toml
+//! [theme.diff]
+//! added = "#00ff00"         # single roles
+//! [keymap.trajectory]
+//! next_error = ["e", "ctrl-n"]
+//! [options]
+//! fold_lines = 80
+//! ```
+//!
+//! Every bad entry is collected into `problems` (shown together at start-up) and its default
+//! is used; a bad file never stops the app.
+
+mod options;
+
+use super::keymap::Keymap;
+use super::theme::Theme;
+pub use options::{CopyTarget, Options};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub options: Options,
+    /// What was wrong in the user's files, one line each, naming the entry.
+    pub problems: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            keymap: Keymap::defaults(),
+            theme: Theme::dark(),
+            options: Options::default(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// `<config dir>/trajscope`, where the config file and user themes live.
+    pub fn dir() -> Option<PathBuf> {
+        dirs::config_dir().map(|d| d.join("trajscope"))
+    }
+
+    /// The user's config, or the defaults when there is none.
+    pub fn load() -> Config {
+        let Some(dir) = Config::dir() else {
+            return Config::default();
+        };
+        let path = dir.join("config.toml");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Config::parse(&text, &path, Some(&dir)),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(err) => Config {
+                problems: vec![format!("{}: {err}", path.display())],
+                ..Config::default()
+            },
+        }
+    }
+
+    /// A config file's text, read from `origin`, with user themes looked up in `dir`.
+    pub fn parse(text: &str, origin: &Path, dir: Option<&Path>) -> Config {
+        let mut problems = Vec::new();
+        let table = match text.parse::<toml::Table>() {
+            Ok(table) => table,
+            Err(err) => {
+                let message = err.to_string().replace('\n', " ");
+                return Config {
+                    problems: vec![format!("{}: not valid TOML: {message}", origin.display())],
+                    ..Config::default()
+                };
+            }
+        };
+        let origin_name = origin.display().to_string();
+        let keymap = match table.get("keymap") {
+            Some(toml::Value::Table(t)) => Keymap::with_overrides(Some(t), &mut problems),
+            Some(_) => {
+                problems.push(format!("{origin_name}: `keymap` must be a table"));
+                Keymap::defaults()
+            }
+            None => Keymap::defaults(),
+        };
+        let theme = match table.get("theme") {
+            Some(toml::Value::String(name)) => Theme::named(name, dir, &mut problems),
+            Some(toml::Value::Table(t)) => {
+                let name = t
+                    .get("name")
+                    .and_then(toml::Value::as_str)
+                    .unwrap_or("dark");
+                let mut theme = Theme::named(name, dir, &mut problems);
+                theme.apply_file(t, &format!("{origin_name} [theme]"), &mut problems);
+                theme
+            }
+            Some(_) => {
+                problems.push(format!("{origin_name}: `theme` must be a name or a table"));
+                Theme::dark()
+            }
+            None => Theme::dark(),
+        };
+        let options = match table.get("options") {
+            Some(toml::Value::Table(t)) => Options::parse(t, &mut problems),
+            Some(_) => {
+                problems.push(format!("{origin_name}: `options` must be a table"));
+                Options::default()
+            }
+            None => Options::default(),
+        };
+        for key in table.keys() {
+            if !["keymap", "theme", "options"].contains(&key.as_str()) {
+                problems.push(format!(
+                    "{origin_name}: unknown entry `{key}` (known: theme, keymap, options)"
+                ));
+            }
+        }
+        Config {
+            keymap,
+            theme,
+            options,
+            problems,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::action::Action;
+    use crate::tui::keymap::Key;
+    use crate::tui::layer::Layer;
+    use crate::tui::theme::Role;
+
+    #[test]
+    fn a_good_file_changes_what_it_names() {
+        let text = r##"
+            [theme]
+            name = "light"
+            [theme.step]
+            error = "#ff0000"
+            [keymap.trajectory]
+            next_error = ["x"]
+            [options]
+            fold_lines = 12
+        "##;
+        let config = Config::parse(text, Path::new("config.toml"), None);
+        assert!(config.problems.is_empty(), "{:?}", config.problems);
+        assert_eq!(config.theme.name, "light");
+        assert_eq!(
+            config.theme.style(Role::StepError).fg,
+            Some(ratatui::style::Color::Rgb(255, 0, 0))
+        );
+        assert_eq!(
+            config.keymap.action(Layer::Trajectory, &Key::char('x')),
+            Some(Action::NextError)
+        );
+        assert_eq!(config.options.fold_lines, 12);
+    }
+
+    #[test]
+    fn every_bad_entry_is_reported_and_defaults_are_used() {
+        let text = r#"
+            colour = "blue"
+            theme = "nonesuch"
+            [keymap.run]
+            sort_next = ["hyper-s"]
+            [options]
+            fold_lines = "many"
+            copy = "carrier-pigeon"
+        "#;
+        let config = Config::parse(text, Path::new("c.toml"), None);
+        assert_eq!(config.problems.len(), 5, "{:?}", config.problems);
+        assert_eq!(config.theme.name, "dark");
+        assert_eq!(config.options, Options::default());
+        assert_eq!(
+            config.keymap.action(Layer::Run, &Key::char('s')),
+            Some(Action::SortNext)
+        );
+    }
+
+    #[test]
+    fn invalid_toml_is_one_problem_not_a_crash() {
+        let config = Config::parse("[keymap\n", Path::new("c.toml"), None);
+        assert_eq!(config.problems.len(), 1);
+        assert!(config.problems[0].starts_with("c.toml: not valid TOML"));
+    }
+}

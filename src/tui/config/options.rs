@@ -1,0 +1,78 @@
+//! `[options]` of the config file: behaviour that is neither a key nor a colour.
+
+use std::path::PathBuf;
+
+/// Where `y` puts what it copies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CopyTarget {
+    /// The system clipboard, through the terminal (OSC 52; works over ssh and in tmux with
+    /// `set-clipboard on`). Texts too long for the terminal go to `file` instead.
+    Osc52,
+    /// A file, named in the status bar.
+    File,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Observations longer than this many lines are folded until `z` unfolds them.
+    pub fold_lines: usize,
+    pub copy: CopyTarget,
+    /// Where `copy = "file"` (and too-long clipboard texts) go; default
+    /// `<cache dir>/trajscope/copied.txt`.
+    pub copy_file: Option<PathBuf>,
+    /// Capture the mouse (scroll and click). Off lets the terminal select text.
+    pub mouse: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            fold_lines: 60,
+            copy: CopyTarget::Osc52,
+            copy_file: None,
+            mouse: true,
+        }
+    }
+}
+
+impl Options {
+    pub fn parse(table: &toml::Table, problems: &mut Vec<String>) -> Options {
+        let mut options = Options::default();
+        for (key, value) in table {
+            let at = format!("options.{key}");
+            match key.as_str() {
+                "fold_lines" => match value.as_integer().and_then(|n| usize::try_from(n).ok()) {
+                    Some(n) if n >= 4 => options.fold_lines = n,
+                    _ => problems.push(format!("{at}: expected a number of lines, 4 or more")),
+                },
+                "copy" => match value.as_str() {
+                    Some("osc52") => options.copy = CopyTarget::Osc52,
+                    Some("file") => options.copy = CopyTarget::File,
+                    _ => problems.push(format!("{at}: expected \"osc52\" or \"file\"")),
+                },
+                "copy_file" => match value.as_str() {
+                    Some(path) => options.copy_file = Some(PathBuf::from(path)),
+                    None => problems.push(format!("{at}: expected a path")),
+                },
+                "mouse" => match value.as_bool() {
+                    Some(on) => options.mouse = on,
+                    None => problems.push(format!("{at}: expected true or false")),
+                },
+                _ => problems.push(format!(
+                    "{at}: unknown option (known: fold_lines, copy, copy_file, mouse)"
+                )),
+            }
+        }
+        options
+    }
+
+    /// The file that copies go to when they do not go to the clipboard.
+    pub fn copy_path(&self) -> PathBuf {
+        self.copy_file.clone().unwrap_or_else(|| {
+            dirs::cache_dir()
+                .unwrap_or_else(std::env::temp_dir)
+                .join("trajscope")
+                .join("copied.txt")
+        })
+    }
+}

@@ -1,0 +1,155 @@
+//! The right pane's content as screen rows: a step, the context at a step, the final patch,
+//! the task. Built off the UI thread (highlighting and wrapping cost), cached by [`DocKey`]
+//! (trajectory, page, step, width, theme, fold), and built without highlighting up to the
+//! visible rows as a preview until the full build arrives. Both builds wrap identically, so
+//! the view does not jump when the highlighted rows replace the plain ones.
+//!
+//! A new page (a per-step diff, a working tree) is a new [`Page`] variant and a file here.
+
+mod context;
+pub mod highlight;
+mod lang;
+mod patch;
+mod step;
+mod task;
+mod writer;
+
+use crate::model::Trajectory;
+use crate::tui::search::Field;
+use crate::tui::theme::Theme;
+use ratatui::text::Line;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+pub use writer::Writer;
+
+/// The tabs of the right pane of the trajectory view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Page {
+    #[default]
+    Step,
+    Context,
+    Patch,
+    Task,
+}
+
+impl Page {
+    pub const ALL: [Page; 4] = [Page::Step, Page::Context, Page::Patch, Page::Task];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Page::Step => "Step",
+            Page::Context => "Context",
+            Page::Patch => "Patch",
+            Page::Task => "Task",
+        }
+    }
+
+    /// Whether the page shows something different for each step.
+    pub fn per_step(self) -> bool {
+        matches!(self, Page::Step | Page::Context)
+    }
+}
+
+/// What a built document depends on. Equal keys, equal rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DocKey {
+    pub trajectory: u64,
+    pub page: Page,
+    /// 1-based; 0 for pages that are not per step.
+    pub step: usize,
+    pub width: u16,
+    pub theme: u64,
+    pub unfolded: bool,
+}
+
+/// A key and what building it needs: cheap to clone, sent to a task.
+#[derive(Clone)]
+pub struct DocRequest {
+    pub key: DocKey,
+    pub trajectory: Arc<Trajectory>,
+    pub theme: Arc<Theme>,
+    pub fold_lines: usize,
+}
+
+impl std::fmt::Debug for DocRequest {
+    /// The key says which document; the trajectory and theme would only bury it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DocRequest")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Screen rows, and where each source line of each step field begins (for search jumps).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Document {
+    pub lines: Vec<Line<'static>>,
+    anchors: Vec<(Field, Vec<u32>)>,
+}
+
+impl Document {
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The first row of line `line` of `field`. Lines hidden in a fold map to the fold marker.
+    pub fn row_of(&self, field: Field, line: usize) -> Option<usize> {
+        let (_, rows) = self.anchors.iter().find(|(f, _)| *f == field)?;
+        rows.get(line).or(rows.last()).map(|&r| r as usize)
+    }
+}
+
+/// How much work a build does.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    /// Syntax-highlight code; off for the instant preview.
+    pub highlight: bool,
+    /// Stop after this many rows (the preview only needs what is visible).
+    pub max_rows: Option<usize>,
+}
+
+impl Mode {
+    pub const FULL: Mode = Mode {
+        highlight: true,
+        max_rows: None,
+    };
+
+    pub fn preview(rows: usize) -> Mode {
+        Mode {
+            highlight: false,
+            max_rows: Some(rows),
+        }
+    }
+}
+
+/// Builds the document for `request`; `None` when `cancel` was set before it finished.
+pub fn build(request: &DocRequest, mode: Mode, cancel: &AtomicBool) -> Option<Document> {
+    let mut writer = Writer::new(usize::from(request.key.width), mode.max_rows);
+    let theme = &request.theme;
+    let trajectory = &request.trajectory;
+    match request.key.page {
+        Page::Step => {
+            let step = trajectory.step(request.key.step)?;
+            let fold = (!request.key.unfolded).then_some(request.fold_lines);
+            step::write(&mut writer, trajectory, step, theme, fold, mode, cancel)?;
+        }
+        Page::Context => {
+            let step = trajectory.step(request.key.step)?;
+            context::write(&mut writer, trajectory, step, theme, cancel)?;
+        }
+        Page::Patch => patch::write(&mut writer, trajectory, theme, cancel)?,
+        Page::Task => task::write(&mut writer, trajectory, theme),
+    }
+    Some(writer.finish())
+}
+
+/// Checks the cancel flag every this many lines.
+const CANCEL_EVERY: usize = 256;
+
+fn cancelled(cancel: &AtomicBool, line: usize) -> bool {
+    line.is_multiple_of(CANCEL_EVERY) && cancel.load(std::sync::atomic::Ordering::Relaxed)
+}

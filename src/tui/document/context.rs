@@ -1,0 +1,105 @@
+//! The context page: the messages the model received at a step, marked EXACT (as stored in
+//! the log) or RECONSTRUCTED (rebuilt from the history, may differ).
+
+use super::{Writer, cancelled};
+use crate::model::{Exactness, Role as MessageRole, Step, Trajectory};
+use crate::text::sanitise;
+use crate::tui::theme::{Role, Theme};
+use crate::tui::units;
+use ratatui::text::Span;
+use std::sync::atomic::AtomicBool;
+
+pub fn write(
+    w: &mut Writer,
+    trajectory: &Trajectory,
+    step: &Step,
+    theme: &Theme,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    let messages = step.context_messages(&trajectory.messages);
+    let meta = theme.style(Role::SectionMeta);
+    let title = Span::styled(
+        format!("Model input at step {} ", step.index),
+        theme.style(Role::Title),
+    );
+    let Some(context) = &step.context else {
+        w.spans(vec![title]);
+        w.blank();
+        w.text(
+            "Not available: this log does not record what the model saw at this step.",
+            theme.style(Role::Dim),
+        );
+        return Some(());
+    };
+    let bytes: usize = messages.iter().map(|m| m.content.len()).sum();
+    let (badge, role, explanation) = match context.exactness {
+        Exactness::Exact => (" EXACT ", Role::ContextExact, "as stored in the log"),
+        Exactness::Reconstructed => (
+            " RECONSTRUCTED ",
+            Role::ContextReconstructed,
+            "rebuilt from the history; it may differ from what the model saw",
+        ),
+    };
+    w.spans(vec![
+        title,
+        Span::styled(badge, theme.style(role)),
+        Span::styled(
+            format!(
+                " {} messages · {} · {explanation}",
+                messages.len(),
+                units::bytes(bytes as u64)
+            ),
+            meta,
+        ),
+    ]);
+    let mut lines_seen = 0;
+    for (i, message) in messages.iter().enumerate() {
+        if w.full() {
+            break;
+        }
+        w.blank();
+        let role_style = theme.style(match message.role {
+            MessageRole::System => Role::RoleSystem,
+            MessageRole::User => Role::RoleUser,
+            MessageRole::Assistant => Role::RoleAssistant,
+            MessageRole::Tool => Role::RoleTool,
+        });
+        let mut detail = Vec::new();
+        if let Some(agent) = &message.agent {
+            detail.push(agent.clone());
+        }
+        if let Some(name) = &message.name {
+            detail.push(name.clone());
+        }
+        let lines = message.content.lines().count();
+        detail.push(format!("{lines} line{}", if lines == 1 { "" } else { "s" }));
+        w.rule(
+            &format!("[{}] {}", i + 1, message.role.as_str()),
+            &detail.join(" · "),
+            role_style,
+            meta,
+        );
+        let content = sanitise(&message.content);
+        for line in content.lines() {
+            lines_seen += 1;
+            if cancelled(cancel, lines_seen) {
+                return None;
+            }
+            w.text(line, theme.style(Role::Text));
+            if w.full() {
+                break;
+            }
+        }
+        for call in &message.tool_calls {
+            w.spans(vec![
+                Span::styled("→ ", meta),
+                Span::styled(call.name.clone(), theme.style(Role::StepTool)),
+                Span::styled(
+                    format!("({})", sanitise(&call.arguments)),
+                    theme.style(Role::Text),
+                ),
+            ]);
+        }
+    }
+    Some(())
+}

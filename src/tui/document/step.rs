@@ -1,0 +1,194 @@
+//! The step page: a line of facts (tool, error, exit code, time, tokens, cost), then thought,
+//! action and observation, code highlighted, long observations folded.
+
+use super::highlight::Highlighter;
+use super::lang::{Lang, action_lang, observation_lang};
+use super::{Mode, Writer, cancelled};
+use crate::model::{Step, Trajectory};
+use crate::text::{head, sanitise};
+use crate::tui::search::Field;
+use crate::tui::theme::{Role, Theme};
+use crate::tui::units;
+use ratatui::text::Span;
+use std::sync::atomic::AtomicBool;
+
+pub fn write(
+    w: &mut Writer,
+    trajectory: &Trajectory,
+    step: &Step,
+    theme: &Theme,
+    fold: Option<usize>,
+    mode: Mode,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    facts(w, trajectory, step, theme);
+    let thought = Field::Thought.text(step);
+    if !thought.trim().is_empty() {
+        w.blank();
+        w.rule(
+            "THOUGHT",
+            "",
+            theme.style(Role::SectionTitle),
+            theme.style(Role::SectionMeta),
+        );
+        w.begin_field(Field::Thought);
+        for (i, line) in thought.lines().enumerate() {
+            w.source_line(i);
+            w.text(line, theme.style(Role::Text));
+        }
+    }
+    let action = &step.action;
+    if !action.trim().is_empty() {
+        let lang = action_lang(step, &sanitise(action));
+        w.blank();
+        w.rule(
+            "ACTION",
+            &lang.label(),
+            theme.style(Role::SectionTitle),
+            theme.style(Role::SectionMeta),
+        );
+        w.begin_field(Field::Action);
+        body(w, action, lang, theme, None, mode, false, cancel)?;
+    }
+    // Counted and sanitised line by line, never whole: the preview of a 10 MB observation
+    // must cost only what it shows.
+    let observation = &step.observation;
+    w.blank();
+    let lines = observation.lines().count();
+    let lang = observation_lang(step, &sanitise(head(observation, 4096)));
+    let mut detail = lang.label();
+    if lines > 1 {
+        let count = format!("{} lines", units::count(lines as u64));
+        detail = if detail.is_empty() {
+            count
+        } else {
+            format!("{detail} · {count}")
+        };
+    }
+    let title_role = if step.is_error() {
+        Role::StepError
+    } else {
+        Role::SectionTitle
+    };
+    w.rule(
+        "OBSERVATION",
+        &detail,
+        theme.style(title_role),
+        theme.style(Role::SectionMeta),
+    );
+    w.begin_field(Field::Observation);
+    if observation.trim().is_empty() {
+        w.text("(no observation)", theme.style(Role::Dim));
+        return Some(());
+    }
+    let fold = fold.filter(|&limit| lines > limit);
+    body(w, observation, lang, theme, fold, mode, true, cancel)
+}
+
+/// `Step 5/40 · bash · ✗ error · exit 1 · 1.23s · 1,204 → 88 tokens · $0.0123`.
+fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
+    let meta = theme.style(Role::SectionMeta);
+    let sep = || Span::styled(" · ", meta);
+    let mut spans = vec![Span::styled(
+        format!("Step {}/{}", step.index, trajectory.steps.len()),
+        theme.style(Role::Title),
+    )];
+    if let Some(agent) = step
+        .agent
+        .as_ref()
+        .filter(|_| trajectory.agents().len() > 1)
+    {
+        spans.push(sep());
+        spans.push(Span::styled(agent.clone(), theme.style(Role::StepAgent)));
+    }
+    if let Some(tool) = &step.tool {
+        spans.push(sep());
+        spans.push(Span::styled(tool.clone(), theme.style(Role::StepTool)));
+    }
+    if step.is_error() {
+        spans.push(sep());
+        spans.push(Span::styled("✗ error", theme.style(Role::StepError)));
+    }
+    let mut facts = Vec::new();
+    if let Some(code) = step.exit_code {
+        facts.push(format!("exit {code}"));
+    }
+    if let Some(d) = step.duration_s {
+        facts.push(units::seconds(d));
+    }
+    match (step.usage.tokens_in, step.usage.tokens_out) {
+        (Some(i), Some(o)) => {
+            facts.push(format!("{} → {} tokens", units::count(i), units::count(o)))
+        }
+        (Some(i), None) => facts.push(format!("{} tokens in", units::count(i))),
+        (None, Some(o)) => facts.push(format!("{} tokens out", units::count(o))),
+        (None, None) => {}
+    }
+    if let Some(cost) = step.usage.cost {
+        facts.push(units::cost(cost));
+    }
+    if let Some(ts) = &step.timestamp {
+        facts.push(ts.clone());
+    }
+    for fact in facts {
+        spans.push(sep());
+        spans.push(Span::styled(fact, meta));
+    }
+    w.spans(spans);
+}
+
+/// The lines of a field as logged, each sanitised and coloured as `lang`, with the middle
+/// folded away when `fold` is set (the head two thirds and the tail third of `fold` lines
+/// stay visible). Lines are numbered as in the sanitised field, which search uses: sanitising
+/// never adds or removes a line break.
+#[allow(clippy::too_many_arguments)]
+fn body(
+    w: &mut Writer,
+    text: &str,
+    lang: Lang,
+    theme: &Theme,
+    fold: Option<usize>,
+    mode: Mode,
+    observation: bool,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    let mut highlighter = Highlighter::new(lang, theme, mode.highlight, observation);
+    w.continuation(Some(Span::styled("↪ ", theme.style(Role::Dim))));
+    let total = if fold.is_some() {
+        text.lines().count()
+    } else {
+        0
+    };
+    let (head, tail_from) = match fold {
+        Some(limit) => (limit * 2 / 3, total - limit / 3),
+        None => (usize::MAX, usize::MAX),
+    };
+    for (i, line) in text.lines().enumerate() {
+        if cancelled(cancel, i) {
+            w.continuation(None);
+            return None;
+        }
+        if w.full() {
+            break;
+        }
+        if i == head {
+            w.source_line(i);
+            let hidden = tail_from - head;
+            w.spans(vec![Span::styled(
+                format!(
+                    "··· {} lines folded · z unfolds ···",
+                    units::count(hidden as u64)
+                ),
+                theme.style(Role::FoldMarker),
+            )]);
+        }
+        if i >= head && i < tail_from {
+            continue;
+        }
+        w.source_line(i);
+        let spans = highlighter.line(&sanitise(line));
+        w.spans(spans);
+    }
+    w.continuation(None);
+    Some(())
+}

@@ -1,0 +1,84 @@
+//! The task page: the issue text the agent was given, and the trajectory's details (source,
+//! format, model, outcome, totals, loader warnings).
+
+use super::Writer;
+use crate::model::Trajectory;
+use crate::text::sanitise;
+use crate::tui::theme::{Role, Theme};
+use crate::tui::units;
+use ratatui::text::Span;
+
+pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
+    let meta = theme.style(Role::SectionMeta);
+    let title = theme.style(Role::SectionTitle);
+    w.rule("TASK", "", title, meta);
+    match trajectory.task.as_deref() {
+        Some(task) => w.text(&sanitise(task), theme.style(Role::Text)),
+        None => w.text(
+            "The log does not say what the task was.",
+            theme.style(Role::Dim),
+        ),
+    }
+    w.blank();
+    w.rule("DETAILS", "", title, meta);
+    let usage = trajectory.total_usage();
+    let format = match &trajectory.format_detail {
+        Some(detail) => format!("{} {detail}", trajectory.format),
+        None => trajectory.format.to_string(),
+    };
+    let resolved = match trajectory.resolved {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "unknown (no eval results found)",
+    };
+    let mut rows = vec![
+        ("instance", trajectory.instance_id.clone()),
+        ("source", trajectory.display_source()),
+        ("format", format),
+        (
+            "model",
+            trajectory.model.clone().unwrap_or_else(|| "-".into()),
+        ),
+        (
+            "exit status",
+            trajectory.exit_status.clone().unwrap_or_else(|| "-".into()),
+        ),
+        ("resolved", resolved.into()),
+        (
+            "steps",
+            format!(
+                "{} ({} with errors)",
+                trajectory.steps.len(),
+                trajectory.error_steps()
+            ),
+        ),
+    ];
+    if let Some(cost) = usage.cost {
+        rows.push(("cost", units::cost(cost)));
+    }
+    if usage.tokens_in.is_some() || usage.tokens_out.is_some() {
+        let n = |t: Option<u64>| t.map_or("-".into(), units::count);
+        rows.push((
+            "tokens",
+            format!("{} in · {} out", n(usage.tokens_in), n(usage.tokens_out)),
+        ));
+    }
+    if let Some(calls) = usage.api_calls {
+        rows.push(("model calls", units::count(calls)));
+    }
+    if let Some(fork) = &trajectory.fork {
+        rows.push((
+            "fork of",
+            format!("{} at step {}", fork.parent.display(), fork.step),
+        ));
+    }
+    for warning in &trajectory.warnings {
+        rows.push(("warning", warning.clone()));
+    }
+    for (label, value) in rows {
+        w.spans(vec![
+            Span::styled(format!("{label:<12}"), meta),
+            Span::styled(sanitise(&value).into_owned(), theme.style(Role::Text)),
+        ]);
+    }
+}

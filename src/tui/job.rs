@@ -1,0 +1,111 @@
+//! The work behind each effect, as plain blocking functions that return the `Msg`s to send
+//! back. The runtime runs them on tokio's blocking pool (in parallel, cancellable); the
+//! headless harness runs them inline. Neither owns any of this logic.
+
+pub mod clipboard;
+
+use super::document::{self, DocRequest, Mode};
+use super::msg::{FileOutcome, Msg};
+use super::search::{self, Query};
+use super::state::grep::GrepMatch;
+use super::state::trajectory::{LoadedTrajectory, TrajectoryRef};
+use crate::formats::{Candidate, Loaded, load_file};
+use crate::model::{LoadFailure, Trajectory, TrajectorySummary};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Walks the run's folders: the files to read, and the message announcing them.
+pub fn discover(roots: &[PathBuf]) -> (Vec<Candidate>, Msg) {
+    let (candidates, failures) = crate::formats::discover(roots);
+    let msg = Msg::RunDiscovered {
+        files: candidates.len(),
+        bytes: candidates.iter().map(|c| c.size).sum(),
+        failures,
+    };
+    (candidates, msg)
+}
+
+/// Reads one file of the run, keeping only summaries of its trajectories.
+pub fn read_run_file(candidate: &Candidate) -> Msg {
+    let outcome = match load_file(&candidate.path) {
+        Ok(Loaded::Trajectories(ts)) => {
+            FileOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
+        }
+        Ok(Loaded::Results(source)) => FileOutcome::Results(source),
+        Err(err) => FileOutcome::Failed(LoadFailure {
+            path: err.path().to_path_buf(),
+            message: err.to_string(),
+        }),
+    };
+    Msg::RunFile {
+        bytes: candidate.size,
+        outcome,
+    }
+}
+
+/// Reads one trajectory in full and computes its step rows.
+pub fn load_trajectory(id: u64, source: &TrajectoryRef) -> Msg {
+    Msg::TrajectoryLoaded {
+        id,
+        result: read_trajectory(source).map(|t| Box::new(LoadedTrajectory::new(t))),
+    }
+}
+
+/// The trajectory `source` names, or a one-line error.
+pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
+    let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
+    let Loaded::Trajectories(trajectories) = loaded else {
+        return Err(format!("{}: not a trajectory", source.path.display()));
+    };
+    trajectories
+        .into_iter()
+        .find(|t| t.source_index == source.index)
+        .ok_or_else(|| {
+            format!(
+                "{}: the trajectory is no longer in the file",
+                source.path.display()
+            )
+        })
+}
+
+/// Builds a document in full; `None` when cancelled.
+pub fn build_document(request: &DocRequest, cancel: &AtomicBool) -> Option<Msg> {
+    let document = document::build(request, Mode::FULL, cancel)?;
+    Some(Msg::DocumentReady {
+        key: request.key,
+        document: Arc::new(document),
+    })
+}
+
+pub fn search(trajectory: u64, query: &Query, source: &Trajectory, cancel: &AtomicBool) -> Msg {
+    Msg::SearchDone {
+        trajectory,
+        query: query.text.clone(),
+        hits: search::find(source, query, cancel),
+    }
+}
+
+/// Searches the trajectories of one file: a message per trajectory with matches.
+pub fn grep_file(id: u64, query: &Query, path: &Path) -> Vec<Msg> {
+    let Ok(Loaded::Trajectories(trajectories)) = load_file(path) else {
+        return Vec::new();
+    };
+    trajectories
+        .iter()
+        .filter_map(|t| {
+            let steps = search::grep(t, query);
+            (!steps.is_empty()).then(|| Msg::GrepFound {
+                id,
+                found: GrepMatch {
+                    source: TrajectoryRef {
+                        path: t.source.clone(),
+                        index: t.source_index,
+                    },
+                    instance_id: t.instance_id.clone(),
+                    steps,
+                },
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,69 @@
+//! The parts of the app that take keys, by name. Each has a `[keymap.<name>]` section, and
+//! usually a `state/<name>.rs`, `update/<name>.rs` and `view/<name>.rs`.
+
+/// Who receives a key. The focused overlay first, then the screen, then `Global`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Layer {
+    Global,
+    Run,
+    Trajectory,
+    Prompt,
+    Finder,
+    Grep,
+    Failures,
+    Help,
+    Problems,
+}
+
+impl Layer {
+    pub const ALL: [Layer; 9] = [
+        Layer::Global,
+        Layer::Run,
+        Layer::Trajectory,
+        Layer::Prompt,
+        Layer::Finder,
+        Layer::Grep,
+        Layer::Failures,
+        Layer::Help,
+        Layer::Problems,
+    ];
+
+    /// The section name in the keymap file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Global => "global",
+            Layer::Run => "run",
+            Layer::Trajectory => "trajectory",
+            Layer::Prompt => "prompt",
+            Layer::Finder => "finder",
+            Layer::Grep => "grep",
+            Layer::Failures => "failures",
+            Layer::Help => "help",
+            Layer::Problems => "problems",
+        }
+    }
+
+    /// The heading of its part of the help screen.
+    pub fn title(self) -> &'static str {
+        match self {
+            Layer::Global => "Everywhere",
+            Layer::Run => "Run (the table of trajectories)",
+            Layer::Trajectory => "Trajectory (steps on the left, the selected step on the right)",
+            Layer::Prompt => "Typing a search or filter",
+            Layer::Finder => "Fuzzy finder",
+            Layer::Grep => "Run-wide search results",
+            Layer::Failures => "Files that could not be read",
+            Layer::Help => "This help",
+            Layer::Problems => "Configuration problems",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Layer> {
+        Layer::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// Layers where unbound printable keys type text.
+    pub fn takes_text(self) -> bool {
+        matches!(self, Layer::Prompt | Layer::Finder)
+    }
+}

@@ -1,0 +1,73 @@
+//! Everything that can happen to the app: input from the terminal and results from tasks.
+//! `update` turns each into state changes and effects.
+
+use super::document::{DocKey, Document};
+use super::keymap::Key;
+use super::search::Hit;
+use super::state::Notice;
+use super::state::grep::GrepMatch;
+use super::state::trajectory::LoadedTrajectory;
+use crate::model::{LoadFailure, ResultsSource, TrajectorySummary};
+use crossterm::event::MouseEvent;
+use std::sync::Arc;
+
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Key(Key),
+    Mouse(MouseEvent),
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    Paste(String),
+
+    /// The run's folders were walked: this many files to read.
+    RunDiscovered {
+        files: usize,
+        bytes: u64,
+        failures: Vec<LoadFailure>,
+    },
+    /// One file of the run was read.
+    RunFile {
+        bytes: u64,
+        outcome: FileOutcome,
+    },
+    /// Every file of the run was read.
+    RunLoaded,
+
+    TrajectoryLoaded {
+        id: u64,
+        result: Result<Box<LoadedTrajectory>, String>,
+    },
+    DocumentReady {
+        key: DocKey,
+        document: Arc<Document>,
+    },
+    SearchDone {
+        trajectory: u64,
+        query: String,
+        hits: Vec<Hit>,
+    },
+    GrepFound {
+        id: u64,
+        found: GrepMatch,
+    },
+    GrepProgress {
+        id: u64,
+        files_done: usize,
+    },
+    GrepDone {
+        id: u64,
+    },
+
+    /// A copy, an editor session or another side job finished.
+    Notice(Notice),
+}
+
+/// What one file of a run turned out to hold.
+#[derive(Debug, Clone)]
+pub enum FileOutcome {
+    Trajectories(Vec<TrajectorySummary>),
+    Results(ResultsSource),
+    Failed(LoadFailure),
+}

@@ -1,0 +1,207 @@
+//! Everything the app knows, owned in one place. `update` is the only writer; `view` reads.
+//!
+//! A screen (`Run`, `Trajectory`, later `Dashboard`, `Compare`) is a [`Screen`] variant with
+//! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
+
+pub mod documents;
+pub mod finder;
+pub mod grep;
+pub mod help;
+pub mod list;
+pub mod prompt;
+pub mod run;
+pub mod search;
+pub mod trajectory;
+
+use super::config::{Config, Options};
+use super::document::{DocKey, DocRequest, Page};
+use super::keymap::Keymap;
+use super::layer::Layer;
+use super::layout;
+use super::theme::Theme;
+use documents::Documents;
+use finder::FinderState;
+use grep::GrepState;
+use help::HelpState;
+use list::ListCursor;
+use prompt::Prompt;
+use ratatui::layout::Rect;
+use run::RunState;
+use search::SearchState;
+use std::path::PathBuf;
+use std::sync::Arc;
+use trajectory::TrajectoryState;
+
+/// The full-screen view under any overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Run,
+    Trajectory,
+}
+
+impl Screen {
+    pub fn layer(self) -> Layer {
+        match self {
+            Screen::Run => Layer::Run,
+            Screen::Trajectory => Layer::Trajectory,
+        }
+    }
+}
+
+/// A window over the screen that takes the keys while open.
+#[derive(Debug, Clone)]
+pub enum Overlay {
+    Help(HelpState),
+    Finder(FinderState),
+    Grep(GrepState),
+    Failures(ListCursor),
+    /// Configuration problems found at start-up, all at once.
+    Problems(Vec<String>),
+}
+
+impl Overlay {
+    pub fn layer(&self) -> Layer {
+        match self {
+            Overlay::Help(_) => Layer::Help,
+            Overlay::Finder(_) => Layer::Finder,
+            Overlay::Grep(_) => Layer::Grep,
+            Overlay::Failures(_) => Layer::Failures,
+            Overlay::Problems(_) => Layer::Problems,
+        }
+    }
+}
+
+/// A one-line message in the status bar until the next key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+impl Notice {
+    pub fn info(text: impl Into<String>) -> Notice {
+        Notice {
+            text: text.into(),
+            error: false,
+        }
+    }
+
+    pub fn error(text: impl Into<String>) -> Notice {
+        Notice {
+            text: text.into(),
+            error: true,
+        }
+    }
+}
+
+/// Terminal size in cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    pub width: u16,
+    pub height: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    pub screen: Screen,
+    pub run: RunState,
+    pub trajectory: Option<TrajectoryState>,
+    pub overlay: Option<Overlay>,
+    pub prompt: Option<Prompt>,
+    pub search: SearchState,
+    pub documents: Documents,
+    pub notice: Option<Notice>,
+    pub size: Size,
+    pub keymap: Arc<Keymap>,
+    pub theme: Arc<Theme>,
+    pub options: Options,
+    /// Open the trajectory as soon as the run holds exactly one (the user opened a file).
+    pub open_single: bool,
+    pub quit: bool,
+    next_id: u64,
+}
+
+impl State {
+    /// The state for opening `roots`, before anything is loaded.
+    pub fn new(roots: Vec<PathBuf>, config: Config, size: Size) -> State {
+        let open_single = roots.len() == 1 && roots[0].is_file();
+        State {
+            screen: Screen::Run,
+            run: RunState::new(roots),
+            trajectory: None,
+            overlay: (!config.problems.is_empty()).then(|| Overlay::Problems(config.problems)),
+            prompt: None,
+            search: SearchState::default(),
+            documents: Documents::default(),
+            notice: None,
+            size,
+            keymap: Arc::new(config.keymap),
+            theme: Arc::new(config.theme),
+            options: config.options,
+            open_single,
+            quit: false,
+            next_id: 1,
+        }
+    }
+
+    /// A fresh id for an opening, a search, a task generation.
+    pub fn next_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Who gets a key, in order: the prompt, else the overlay, else the screen; then `Global`.
+    pub fn layers(&self) -> [Layer; 2] {
+        let top = if self.prompt.is_some() {
+            Layer::Prompt
+        } else if let Some(overlay) = &self.overlay {
+            overlay.layer()
+        } else {
+            self.screen.layer()
+        };
+        [top, Layer::Global]
+    }
+
+    /// The open trajectory, if the trajectory screen shows one that has loaded.
+    pub fn open_trajectory(&self) -> Option<&TrajectoryState> {
+        self.trajectory
+            .as_ref()
+            .filter(|_| self.screen == Screen::Trajectory)
+    }
+
+    /// The whole screen.
+    pub fn area(&self) -> Rect {
+        Rect::new(0, 0, self.size.width, self.size.height)
+    }
+
+    /// The document the right pane shows now, if a trajectory is open and loaded.
+    pub fn document_key(&self) -> Option<DocKey> {
+        let t = self.open_trajectory()?;
+        t.trajectory.as_ref()?;
+        let step = if t.page.per_step() {
+            t.step_index()?
+        } else {
+            0
+        };
+        Some(DocKey {
+            trajectory: t.id,
+            page: t.page,
+            step,
+            width: layout::trajectory(self.area()).detail.width,
+            theme: self.theme.id,
+            unfolded: t.page == Page::Step && t.unfolded.contains(&step),
+        })
+    }
+
+    /// What building the current document needs.
+    pub fn document_request(&self) -> Option<DocRequest> {
+        let key = self.document_key()?;
+        Some(DocRequest {
+            key,
+            trajectory: self.trajectory.as_ref()?.trajectory.clone()?,
+            theme: self.theme.clone(),
+            fold_lines: self.options.fold_lines,
+        })
+    }
+}

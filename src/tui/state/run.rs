@@ -1,0 +1,344 @@
+//! The run being browsed: its trajectories (as summaries), the files that failed, eval
+//! results, and how the table is sorted, filtered and scrolled.
+
+use super::list::ListCursor;
+use crate::model::{EvalResults, LoadFailure, TrajectorySummary};
+use std::cmp::Ordering;
+use std::path::PathBuf;
+
+/// A column of the run table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Column {
+    Instance,
+    Format,
+    Steps,
+    Exit,
+    Resolved,
+    Cost,
+    Tokens,
+    Patch,
+    Errors,
+}
+
+impl Column {
+    pub const ALL: [Column; 9] = [
+        Column::Instance,
+        Column::Format,
+        Column::Steps,
+        Column::Exit,
+        Column::Resolved,
+        Column::Cost,
+        Column::Tokens,
+        Column::Patch,
+        Column::Errors,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Column::Instance => "instance",
+            Column::Format => "format",
+            Column::Steps => "steps",
+            Column::Exit => "exit status",
+            Column::Resolved => "resolved",
+            Column::Cost => "cost",
+            Column::Tokens => "tokens",
+            Column::Patch => "patch",
+            Column::Errors => "errors",
+        }
+    }
+
+    /// Numbers sort biggest first when first chosen: the costliest, longest, most failing.
+    pub fn descending_first(self) -> bool {
+        matches!(
+            self,
+            Column::Steps | Column::Cost | Column::Tokens | Column::Patch | Column::Errors
+        )
+    }
+
+    fn position(self) -> usize {
+        Column::ALL.iter().position(|&c| c == self).unwrap_or(0)
+    }
+
+    pub fn next(self) -> Column {
+        Column::ALL[(self.position() + 1) % Column::ALL.len()]
+    }
+
+    pub fn previous(self) -> Column {
+        Column::ALL[(self.position() + Column::ALL.len() - 1) % Column::ALL.len()]
+    }
+
+    fn compare(self, a: &TrajectorySummary, b: &TrajectorySummary) -> Ordering {
+        let tokens = |s: &TrajectorySummary| {
+            s.usage.tokens_in.unwrap_or(0) + s.usage.tokens_out.unwrap_or(0)
+        };
+        match self {
+            Column::Instance => a.instance_id.cmp(&b.instance_id),
+            Column::Format => a.format.cmp(&b.format),
+            Column::Steps => a.steps.cmp(&b.steps),
+            Column::Exit => a.exit_status.cmp(&b.exit_status),
+            Column::Resolved => a.resolved.cmp(&b.resolved),
+            Column::Cost => a
+                .usage
+                .cost
+                .unwrap_or(-1.0)
+                .total_cmp(&b.usage.cost.unwrap_or(-1.0)),
+            Column::Tokens => tokens(a).cmp(&tokens(b)),
+            Column::Patch => a.patch_lines.cmp(&b.patch_lines),
+            Column::Errors => a.error_steps.cmp(&b.error_steps),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sort {
+    pub column: Column,
+    pub descending: bool,
+}
+
+/// How far loading has come. `files_total` is known once the folder walk is done.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub files_done: usize,
+    pub files_total: Option<usize>,
+    pub bytes_done: u64,
+    pub bytes_total: u64,
+    pub finished: bool,
+}
+
+/// Totals over the shown rows, for the summary line.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Totals {
+    pub shown: usize,
+    pub resolved: usize,
+    pub judged: usize,
+    pub cost: f64,
+    pub with_cost: usize,
+    pub steps: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunState {
+    /// What the user opened.
+    pub roots: Vec<PathBuf>,
+    pub rows: Vec<TrajectorySummary>,
+    pub failures: Vec<LoadFailure>,
+    pub results: EvalResults,
+    /// Indices into `rows` of the rows shown, filtered and sorted.
+    pub visible: Vec<usize>,
+    pub sort: Sort,
+    pub filter: String,
+    pub cursor: ListCursor,
+    /// The user has moved the cursor: keep their row selected as rows arrive and re-sort.
+    /// Until then the first row stays selected, whichever file loaded first.
+    pub user_moved: bool,
+    pub progress: Progress,
+    pub totals: Totals,
+}
+
+impl RunState {
+    pub fn new(roots: Vec<PathBuf>) -> RunState {
+        RunState {
+            roots,
+            rows: Vec::new(),
+            failures: Vec::new(),
+            results: EvalResults::default(),
+            visible: Vec::new(),
+            sort: Sort {
+                column: Column::Instance,
+                descending: false,
+            },
+            filter: String::new(),
+            cursor: ListCursor::default(),
+            user_moved: false,
+            progress: Progress::default(),
+            totals: Totals::default(),
+        }
+    }
+
+    /// The row index under the cursor.
+    pub fn selected_row(&self) -> Option<usize> {
+        self.visible.get(self.cursor.selected).copied()
+    }
+
+    /// Recomputes `visible` and `totals` after rows, filter or sort changed, keeping the
+    /// same row selected where it is still shown.
+    pub fn refresh(&mut self) {
+        let keep = self.selected_row().filter(|_| self.user_moved);
+        let words: Vec<String> = self
+            .filter
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        let mut visible: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| words.is_empty() || matches_filter(&self.rows[i], &words))
+            .collect();
+        let Sort { column, descending } = self.sort;
+        visible.sort_by(|&a, &b| {
+            let (ra, rb) = (&self.rows[a], &self.rows[b]);
+            let order = column.compare(ra, rb);
+            let order = if descending { order.reverse() } else { order };
+            order
+                .then_with(|| ra.instance_id.cmp(&rb.instance_id))
+                .then(a.cmp(&b))
+        });
+        self.visible = visible;
+        if let Some(position) = keep.and_then(|k| self.visible.iter().position(|&i| i == k)) {
+            self.cursor.selected = position;
+        }
+        self.totals = self.compute_totals();
+    }
+
+    fn compute_totals(&self) -> Totals {
+        let mut t = Totals {
+            shown: self.visible.len(),
+            ..Totals::default()
+        };
+        for row in self.visible.iter().map(|&i| &self.rows[i]) {
+            if let Some(resolved) = row.resolved {
+                t.judged += 1;
+                t.resolved += usize::from(resolved);
+            }
+            if let Some(cost) = row.usage.cost {
+                t.cost += cost;
+                t.with_cost += 1;
+            }
+            t.steps += row.steps;
+        }
+        t
+    }
+
+    /// Adds rows as their files load, joining the eval results known so far.
+    pub fn add_rows(&mut self, mut rows: Vec<TrajectorySummary>) {
+        self.results.apply(&mut rows);
+        self.rows.extend(rows);
+        self.refresh();
+    }
+
+    /// A results file arrived: join it into every row.
+    pub fn add_results(&mut self, source: crate::model::ResultsSource) {
+        self.results.sources.push(source);
+        self.results.apply(&mut self.rows);
+        self.refresh();
+    }
+
+    /// The visible position after (or before) the row `row`, for next/previous trajectory.
+    pub fn neighbour(&self, row: usize, forward: bool) -> Option<usize> {
+        let position = self.visible.iter().position(|&i| i == row)?;
+        let next = if forward {
+            position.checked_add(1)?
+        } else {
+            position.checked_sub(1)?
+        };
+        self.visible.get(next).copied()
+    }
+}
+
+fn matches_filter(row: &TrajectorySummary, words: &[String]) -> bool {
+    let haystack = format!(
+        "{} {} {} {} {} {}",
+        row.instance_id,
+        row.format.name(),
+        row.exit_status.as_deref().unwrap_or(""),
+        row.model.as_deref().unwrap_or(""),
+        row.display_source(),
+        match row.resolved {
+            Some(true) => "resolved",
+            Some(false) => "unresolved",
+            None => "",
+        }
+    )
+    .to_lowercase();
+    words.iter().all(|w| haystack.contains(w.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Usage};
+
+    fn row(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> TrajectorySummary {
+        TrajectorySummary {
+            path: PathBuf::from(format!("run/{id}.traj")),
+            source_index: None,
+            format: Format::SweAgent,
+            format_detail: None,
+            instance_id: id.into(),
+            model: None,
+            steps,
+            exit_status: Some("submitted".into()),
+            resolved,
+            usage: Usage {
+                cost: Some(cost),
+                ..Usage::default()
+            },
+            patch_lines: 0,
+            error_steps: 0,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn run() -> RunState {
+        let mut run = RunState::new(vec![PathBuf::from("run")]);
+        run.add_rows(vec![
+            row("b", 10, 0.5, Some(true)),
+            row("a", 30, 0.1, Some(false)),
+            row("c", 20, 1.0, None),
+        ]);
+        run
+    }
+
+    fn ids(run: &RunState) -> Vec<&str> {
+        run.visible
+            .iter()
+            .map(|&i| run.rows[i].instance_id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn sorts_by_any_column_and_keeps_the_selection() {
+        let mut run = run();
+        assert_eq!(ids(&run), ["a", "b", "c"]);
+        run.cursor.selected = 1; // b
+        run.user_moved = true;
+        run.sort = Sort {
+            column: Column::Steps,
+            descending: true,
+        };
+        run.refresh();
+        assert_eq!(ids(&run), ["a", "c", "b"]);
+        assert_eq!(
+            run.selected_row().map(|i| run.rows[i].instance_id.as_str()),
+            Some("b")
+        );
+        run.sort = Sort {
+            column: Column::Cost,
+            descending: false,
+        };
+        run.refresh();
+        assert_eq!(ids(&run), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn filters_on_every_word_and_totals_follow() {
+        let mut run = run();
+        assert_eq!(run.totals.shown, 3);
+        assert_eq!((run.totals.resolved, run.totals.judged), (1, 2));
+        assert!((run.totals.cost - 1.6).abs() < 1e-9);
+        run.filter = "unresolved".into();
+        run.refresh();
+        assert_eq!(ids(&run), ["a"]);
+        run.filter = "submitted c".into();
+        run.refresh();
+        assert_eq!(ids(&run), ["c"]);
+        assert_eq!(run.totals.steps, 20);
+    }
+
+    #[test]
+    fn neighbours_follow_the_visible_order() {
+        let run = run();
+        let a = run.rows.iter().position(|r| r.instance_id == "a").unwrap();
+        let b = run.neighbour(a, true).unwrap();
+        assert_eq!(run.rows[b].instance_id, "b");
+        assert_eq!(run.neighbour(a, false), None);
+    }
+}

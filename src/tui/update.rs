@@ -1,0 +1,218 @@
+//! `update(&mut State, Msg) -> Vec<Effect>`: the only place state changes. Synchronous and
+//! pure: no I/O, no clock, no threads; anything slow comes back later as a `Msg`.
+//!
+//! Keys go to the top layer (prompt, else overlay, else screen), then to `Global`; each layer
+//! has its file here. After every message, cursors and scroll are settled against the layout
+//! and the document the right pane needs is requested if it is not built yet.
+
+mod clipboard;
+mod document;
+mod finder;
+mod global;
+mod grep;
+mod help;
+mod list;
+mod mouse;
+mod page;
+mod prompt;
+mod run;
+mod search;
+mod settle;
+#[cfg(test)]
+mod testing;
+mod trajectory;
+
+use super::action::Action;
+use super::effect::Effect;
+use super::keymap::Key;
+use super::layer::Layer;
+use super::msg::Msg;
+use super::state::{Overlay, Size, State};
+
+/// The effects to run when the app starts.
+pub fn start(state: &mut State) -> Vec<Effect> {
+    let mut fx = vec![Effect::LoadRun {
+        roots: state.run.roots.clone(),
+    }];
+    settle::settle(state);
+    document::request(state, &mut fx);
+    fx
+}
+
+pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut fx = Vec::new();
+    match msg {
+        Msg::Key(key) => on_key(state, key, &mut fx),
+        Msg::Mouse(event) => mouse::event(state, event, &mut fx),
+        Msg::Resize { width, height } => state.size = Size { width, height },
+        Msg::Paste(text) => prompt::paste(state, &text, &mut fx),
+        Msg::RunDiscovered {
+            files,
+            bytes,
+            failures,
+        } => run::discovered(state, files, bytes, failures),
+        Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
+        Msg::RunLoaded => run::loaded(state, &mut fx),
+        Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
+        Msg::DocumentReady { key, document } => state.documents.insert(key, document),
+        Msg::SearchDone {
+            trajectory,
+            query,
+            hits,
+        } => search::done(state, trajectory, &query, hits),
+        Msg::GrepFound { id, found } => grep::found(state, id, found),
+        Msg::GrepProgress { id, files_done } => grep::progress(state, id, files_done, false),
+        Msg::GrepDone { id } => grep::progress(state, id, 0, true),
+        Msg::Notice(notice) => state.notice = Some(notice),
+    }
+    settle::settle(state);
+    document::request(state, &mut fx);
+    fx
+}
+
+fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
+    state.notice = None;
+    for layer in state.layers() {
+        if let Some(action) = state.keymap.action(layer, &key) {
+            dispatch(state, layer, action, fx);
+            return;
+        }
+        if layer.takes_text()
+            && let Some(c) = key.typed_char()
+        {
+            type_char(state, layer, c, fx);
+            return;
+        }
+    }
+}
+
+fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect>) {
+    match layer {
+        Layer::Global => global::action(state, action, fx),
+        Layer::Run => run::action(state, action, fx),
+        Layer::Trajectory => trajectory::action(state, action, fx),
+        Layer::Prompt => prompt::action(state, action, fx),
+        Layer::Finder => finder::action(state, action, fx),
+        Layer::Grep => grep::action(state, action, fx),
+        Layer::Failures | Layer::Problems => list_overlay_action(state, action),
+        Layer::Help => help::action(state, action),
+    }
+}
+
+fn type_char(state: &mut State, layer: Layer, c: char, fx: &mut Vec<Effect>) {
+    match layer {
+        Layer::Prompt => prompt::type_char(state, c, fx),
+        Layer::Finder => finder::type_char(state, c),
+        _ => {}
+    }
+}
+
+/// The failures list and the problems window: move, or close.
+fn list_overlay_action(state: &mut State, action: Action) {
+    if action == Action::Back {
+        state.overlay = None;
+        return;
+    }
+    let len = state.run.failures.len();
+    let page = list::page_height(state);
+    if let Some(Overlay::Failures(cursor)) = &mut state.overlay {
+        list::navigate(cursor, action, len, page);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{empty, press, run};
+    use crate::tui::config::Config;
+    use crate::tui::state::{Overlay, Size, State};
+
+    #[test]
+    fn help_opens_on_this_screens_keys_and_closes() {
+        let mut state = run();
+        press(&mut state, "?");
+        let Some(Overlay::Help(help)) = &state.overlay else {
+            panic!("no help")
+        };
+        assert_eq!(help.first, crate::tui::layer::Layer::Run);
+        press(&mut state, "GG");
+        let Some(Overlay::Help(help)) = &state.overlay else {
+            panic!("no help")
+        };
+        let page = super::list::page_height(&state);
+        assert_eq!(
+            help.scroll,
+            help.lines.len() - page,
+            "scrolled to the end, not past it"
+        );
+        press(&mut state, "<Esc>");
+        assert!(state.overlay.is_none());
+    }
+
+    #[test]
+    fn typed_text_goes_to_the_prompt_not_to_global_keys() {
+        let mut state = run();
+        press(&mut state, "/?!q");
+        assert_eq!(state.prompt.as_ref().map(|p| p.input.as_str()), Some("?!q"));
+        assert!(state.overlay.is_none() && !state.quit);
+        press(&mut state, "<C-u><BS>");
+        assert!(
+            state.prompt.is_none(),
+            "backspace on an empty prompt closes it"
+        );
+        press(&mut state, "<C-c>");
+        assert!(state.quit, "ctrl-c quits from anywhere");
+    }
+
+    #[test]
+    fn config_problems_are_shown_at_start_and_dismissed() {
+        let config = Config::parse(
+            "[keymap.run]\nnope = \"x\"\n[options]\nfold_lines = 1",
+            std::path::Path::new("c.toml"),
+            None,
+        );
+        let mut state = State::new(
+            vec!["run".into()],
+            config,
+            Size {
+                width: 80,
+                height: 24,
+            },
+        );
+        let Some(Overlay::Problems(problems)) = &state.overlay else {
+            panic!("no problems shown")
+        };
+        assert_eq!(problems.len(), 2);
+        press(&mut state, "<CR>");
+        assert!(state.overlay.is_none());
+    }
+
+    #[test]
+    fn the_failures_list_opens_only_when_something_failed() {
+        let mut state = empty();
+        press(&mut state, "!");
+        assert!(state.overlay.is_none());
+        assert_eq!(
+            state.notice.as_ref().map(|n| n.text.as_str()),
+            Some("every file was read")
+        );
+    }
+
+    #[test]
+    fn a_small_terminal_keeps_the_selection_visible() {
+        let mut state = run();
+        super::update(
+            &mut state,
+            crate::tui::msg::Msg::Resize {
+                width: 60,
+                height: 6,
+            },
+        );
+        press(&mut state, "jj");
+        let body = crate::tui::layout::run(state.area()).body.height as usize;
+        let c = state.run.cursor;
+        assert!(
+            c.selected >= c.offset && c.selected < c.offset + body,
+            "{c:?} in {body} rows"
+        );
+    }
+}

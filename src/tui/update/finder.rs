@@ -1,0 +1,137 @@
+//! The fuzzy finder: opening it over trajectories or steps, typing, choosing.
+
+use super::{list, trajectory};
+use crate::tui::action::Action;
+use crate::tui::document::Page;
+use crate::tui::effect::Effect;
+use crate::tui::state::finder::{FinderItem, FinderKind, FinderState, FinderTarget};
+use crate::tui::state::{Notice, Overlay, State};
+
+pub fn open_trajectories(state: &mut State) {
+    if state.run.rows.is_empty() {
+        state.notice = Some(Notice::info("no trajectories loaded yet"));
+        return;
+    }
+    let items = state
+        .run
+        .visible
+        .iter()
+        .map(|&row| {
+            let summary = &state.run.rows[row];
+            FinderItem {
+                text: format!("{}  {}", summary.instance_id, summary.display_source()),
+                target: FinderTarget::Row(row),
+            }
+        })
+        .collect();
+    state.prompt = None;
+    state.overlay = Some(Overlay::Finder(FinderState::new(
+        FinderKind::Trajectories,
+        items,
+    )));
+}
+
+pub fn open_steps(state: &mut State) {
+    let Some(t) = state.trajectory.as_ref().filter(|t| t.trajectory.is_some()) else {
+        return;
+    };
+    let items = t
+        .steps
+        .iter()
+        .map(|s| {
+            let mark = if s.error { "✗" } else { " " };
+            let agent = match (&s.agent, t.multi_agent) {
+                (Some(agent), true) => format!("{agent} "),
+                _ => String::new(),
+            };
+            FinderItem {
+                text: format!("{:>4} {mark} {agent}{}  {}", s.index, s.tool, s.summary),
+                target: FinderTarget::Step(s.index),
+            }
+        })
+        .collect();
+    state.overlay = Some(Overlay::Finder(FinderState::new(FinderKind::Steps, items)));
+}
+
+pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+    let page = list::page_height(state);
+    let Some(Overlay::Finder(finder)) = state.overlay.as_mut() else {
+        return;
+    };
+    if list::navigate(&mut finder.cursor, action, finder.matches.len(), page) {
+        return;
+    }
+    match action {
+        Action::Cancel => state.overlay = None,
+        Action::DeleteBackward => {
+            finder.input.pop();
+            finder.refilter();
+        }
+        Action::ClearInput => {
+            finder.input.clear();
+            finder.refilter();
+        }
+        Action::Confirm => {
+            let target = finder.selected_target();
+            state.overlay = None;
+            match target {
+                Some(FinderTarget::Row(row)) => trajectory::open(state, row, None, fx),
+                Some(FinderTarget::Step(step)) => {
+                    if let Some(t) = state.trajectory.as_mut() {
+                        if let Some(position) = t.position_of(step) {
+                            t.select(position);
+                        }
+                        if !t.page.per_step() {
+                            t.page = Page::Step;
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn type_char(state: &mut State, c: char) {
+    if let Some(Overlay::Finder(finder)) = state.overlay.as_mut() {
+        finder.input.push(c);
+        finder.refilter();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{opened, press, run};
+    use crate::tui::effect::Effect;
+    use crate::tui::state::{Overlay, Screen};
+
+    #[test]
+    fn the_trajectory_finder_narrows_and_opens() {
+        let mut state = run();
+        press(&mut state, "<C-p>");
+        let Some(Overlay::Finder(finder)) = &state.overlay else {
+            panic!("no finder")
+        };
+        assert_eq!(finder.matches.len(), 3);
+        press(&mut state, "b.tr");
+        let Some(Overlay::Finder(finder)) = &state.overlay else {
+            panic!("no finder")
+        };
+        assert_eq!(finder.matches.len(), 1);
+        let effects = press(&mut state, "<CR>");
+        assert!(state.overlay.is_none());
+        assert_eq!(state.screen, Screen::Trajectory);
+        assert!(effects.iter().any(|e| matches!(e, Effect::LoadTrajectory { source, .. } if source.path.ends_with("b.traj"))));
+    }
+
+    #[test]
+    fn the_step_finder_selects_a_step() {
+        let (mut state, _) = opened(30, 1);
+        press(&mut state, "farg27");
+        press(&mut state, "<CR>");
+        assert_eq!(state.trajectory.as_ref().unwrap().step_index(), Some(27));
+        press(&mut state, "f<BS><Esc>");
+        assert!(state.overlay.is_none());
+    }
+}

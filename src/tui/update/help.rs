@@ -1,0 +1,27 @@
+//! The help screen: scrolling and closing.
+
+use super::list::page_height;
+use crate::tui::action::Action;
+use crate::tui::state::{Overlay, State};
+
+pub fn action(state: &mut State, action: Action) {
+    let page = page_height(state);
+    let Some(Overlay::Help(help)) = state.overlay.as_mut() else {
+        return;
+    };
+    let last = help.lines.len().saturating_sub(page);
+    help.scroll = match action {
+        Action::Back => {
+            state.overlay = None;
+            return;
+        }
+        Action::Down => help.scroll + 1,
+        Action::Up => help.scroll.saturating_sub(1),
+        Action::PageDown => help.scroll + page.saturating_sub(1).max(1),
+        Action::PageUp => help.scroll.saturating_sub(page.saturating_sub(1).max(1)),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => help.scroll,
+    }
+    .min(last);
+}

@@ -1,0 +1,35 @@
+//! The window listing files that could not be read, each with its one-line error,
+//! wrapped; the cursor scrolls by file.
+
+use super::popup;
+use crate::text::sanitise;
+use crate::tui::state::State;
+use crate::tui::state::list::ListCursor;
+use crate::tui::theme::Role;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub fn render(state: &State, cursor: &ListCursor, frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    let failures = &state.run.failures;
+    let title = format!("Files that could not be read · {}", failures.len());
+    let (header, list) = popup::window(state, frame, area, &title);
+    frame.render_widget(
+        Paragraph::new("The other files opened normally.").style(theme.style(Role::Dim)),
+        header,
+    );
+    let lines: Vec<Line> = failures
+        .iter()
+        .skip(cursor.selected)
+        .take(usize::from(list.height))
+        .map(|failure| {
+            Line::styled(
+                sanitise(&failure.message).into_owned(),
+                theme.style(Role::RunFailed),
+            )
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), list);
+}

@@ -1,0 +1,95 @@
+//! The trajectory header: instance, format, model; outcome and totals; the task's first line.
+
+use crate::text::{clip, one_line};
+use crate::tui::state::State;
+use crate::tui::state::trajectory::TrajectoryState;
+use crate::tui::theme::Role;
+use crate::tui::units;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    let meta = theme.style(Role::SectionMeta);
+    let sep = || Span::styled(" · ", meta);
+    let Some(trajectory) = t.trajectory.as_ref() else {
+        let line = Line::from(Span::styled(
+            format!(" {}", t.title),
+            theme.style(Role::Title),
+        ));
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    };
+    let format = match &trajectory.format_detail {
+        Some(detail) => format!("{} {detail}", trajectory.format),
+        None => trajectory.format.to_string(),
+    };
+    let mut first = vec![
+        Span::styled(
+            format!(" {}", one_line(&trajectory.instance_id, 80)),
+            theme.style(Role::Title),
+        ),
+        sep(),
+        Span::styled(format, meta),
+    ];
+    if let Some(model) = &trajectory.model {
+        first.push(sep());
+        first.push(Span::styled(one_line(model, 60), theme.style(Role::Text)));
+    }
+    let (resolved, role) = match trajectory.resolved {
+        Some(true) => ("✓ resolved", Role::Resolved),
+        Some(false) => ("✗ unresolved", Role::Unresolved),
+        None => ("resolved ?", Role::Unknown),
+    };
+    let mut second = vec![
+        Span::styled(" exit ", meta),
+        Span::styled(
+            one_line(trajectory.exit_status.as_deref().unwrap_or("-"), 40),
+            theme.style(Role::Text),
+        ),
+        sep(),
+        Span::styled(resolved, theme.style(role)),
+        sep(),
+        Span::styled(
+            format!("{} steps", trajectory.steps.len()),
+            theme.style(Role::Text),
+        ),
+    ];
+    let errors = t.steps.iter().filter(|s| s.error).count();
+    if errors > 0 {
+        second.push(sep());
+        second.push(Span::styled(
+            format!("{errors} with errors"),
+            theme.style(Role::StepError),
+        ));
+    }
+    let usage = trajectory.total_usage();
+    if let Some(cost) = usage.cost {
+        second.push(sep());
+        second.push(Span::styled(units::cost(cost), meta));
+    }
+    if usage.tokens_in.is_some() || usage.tokens_out.is_some() {
+        let total = usage.tokens_in.unwrap_or(0) + usage.tokens_out.unwrap_or(0);
+        second.push(sep());
+        second.push(Span::styled(
+            format!("{} tokens", units::short(total)),
+            meta,
+        ));
+    }
+    let task = trajectory
+        .task
+        .as_deref()
+        .map(|task| one_line(task, usize::from(area.width).saturating_sub(8)))
+        .unwrap_or_else(|| "(not recorded)".into());
+    let third = vec![
+        Span::styled(" task ", meta),
+        Span::styled(
+            clip(&task, usize::from(area.width)).into_owned(),
+            theme.style(Role::Dim),
+        ),
+    ];
+    let text = vec![Line::from(first), Line::from(second), Line::from(third)];
+    frame.render_widget(Paragraph::new(text), area);
+}

@@ -1,0 +1,27 @@
+//! The start-up window listing every problem found in the user's configuration.
+
+use super::popup;
+use crate::tui::state::State;
+use crate::tui::theme::Role;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+pub fn render(state: &State, problems: &[String], frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    let title = format!("Configuration problems · {}", problems.len());
+    let (header, list) = popup::window(state, frame, area, &title);
+    frame.render_widget(
+        Paragraph::new(
+            "These entries were ignored and their defaults used. Enter or esc to continue.",
+        )
+        .style(theme.style(Role::Dim)),
+        header,
+    );
+    let lines: Vec<Line> = problems
+        .iter()
+        .map(|p| Line::styled(format!("• {p}"), theme.style(Role::RunFailed)))
+        .collect();
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), list);
+}

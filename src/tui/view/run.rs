@@ -1,0 +1,240 @@
+//! The run screen: title and loading gauge, the summary line, and the visible rows of the
+//! table of trajectories.
+
+use crate::model::TrajectorySummary;
+use crate::text::{clip, display_width, one_line};
+use crate::tui::layout;
+use crate::tui::state::State;
+use crate::tui::state::run::{Column, RunState};
+use crate::tui::theme::{Role, Theme};
+use crate::tui::units;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{LineGauge, Paragraph};
+
+pub fn render(state: &State, frame: &mut Frame, area: Rect) {
+    let l = layout::run(area);
+    let run = &state.run;
+    let theme = &state.theme;
+    title(state, frame, l.title);
+    frame.render_widget(Paragraph::new(summary(run, theme)), l.summary);
+    let columns = layout::run_columns(l.header);
+    header(run, theme, frame, &columns);
+    if run.visible.is_empty() {
+        frame.render_widget(
+            Paragraph::new(empty_message(run)).style(theme.style(Role::Dim)),
+            l.body,
+        );
+        return;
+    }
+    let height = usize::from(l.body.height);
+    for (y, position) in (run.cursor.offset..run.visible.len())
+        .take(height)
+        .enumerate()
+    {
+        let row = &run.rows[run.visible[position]];
+        let selected = position == run.cursor.selected;
+        let base = if selected {
+            theme.style(Role::Text).patch(theme.style(Role::Selected))
+        } else {
+            theme.style(Role::Text)
+        };
+        let line_y = l.body.y + y as u16;
+        let buffer = frame.buffer_mut();
+        buffer.set_style(Rect::new(l.body.x, line_y, l.body.width, 1), base);
+        // Cells are written straight into the buffer: a widget per cell would cost more
+        // than the whole table.
+        for (column, rect) in &columns {
+            let (text, role) = cell(row, *column);
+            let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
+            let text = clip(&text, usize::from(rect.width));
+            let x = if is_numeric(*column) {
+                rect.right().saturating_sub(display_width(&text) as u16)
+            } else {
+                rect.x
+            };
+            buffer.set_stringn(x, line_y, &text, usize::from(rect.width), style);
+        }
+    }
+}
+
+fn title(state: &State, frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    let roots: Vec<String> = state
+        .run
+        .roots
+        .iter()
+        .map(|r| r.display().to_string())
+        .collect();
+    let text = Line::from(vec![
+        Span::styled(" trajscope ", theme.style(Role::Title)),
+        Span::styled(roots.join(", "), theme.style(Role::Dim)),
+    ]);
+    frame.render_widget(Paragraph::new(text), area);
+    let p = &state.run.progress;
+    if p.finished {
+        let n = state.run.failures.len();
+        if n > 0 {
+            let note = format!(
+                "{n} file{} could not be read · ! lists ",
+                if n == 1 { "" } else { "s" }
+            );
+            frame.render_widget(
+                Paragraph::new(note)
+                    .style(theme.style(Role::RunFailed))
+                    .alignment(Alignment::Right),
+                area,
+            );
+        }
+        return;
+    }
+    let width = (area.width / 2).min(60);
+    let gauge_area = Rect::new(area.right() - width, area.y, width, 1);
+    let (ratio, label) = match p.files_total {
+        Some(total) if total > 0 => (
+            if p.bytes_total > 0 {
+                p.bytes_done as f64 / p.bytes_total as f64
+            } else {
+                p.files_done as f64 / total as f64
+            },
+            format!(
+                "loading {}/{} files {}",
+                p.files_done,
+                total,
+                units::bytes(p.bytes_done)
+            ),
+        ),
+        _ => (0.0, "finding files…".to_string()),
+    };
+    let gauge = LineGauge::default()
+        .ratio(ratio.clamp(0.0, 1.0))
+        .label(label)
+        .filled_style(theme.style(Role::Gauge))
+        .unfilled_style(theme.style(Role::Dim));
+    frame.render_widget(gauge, gauge_area);
+}
+
+/// `12 trajectories · resolved 3/10 (30%) · cost $1.23 · mean 14.2 steps · 1 file failed`.
+fn summary(run: &RunState, theme: &Theme) -> Line<'static> {
+    let t = &run.totals;
+    let meta = theme.style(Role::RunSummary);
+    let mut spans = Vec::new();
+    let shown = if t.shown == run.rows.len() {
+        format!(" {} trajectories", t.shown)
+    } else {
+        format!(
+            " {} of {} trajectories (filter: {})",
+            t.shown,
+            run.rows.len(),
+            run.filter
+        )
+    };
+    spans.push(Span::styled(shown, theme.style(Role::Title)));
+    if t.judged > 0 {
+        let rate = 100.0 * t.resolved as f64 / t.judged as f64;
+        spans.push(Span::styled(" · resolved ", meta));
+        spans.push(Span::styled(
+            format!("{}/{} ({rate:.0}%)", t.resolved, t.judged),
+            theme.style(Role::Resolved),
+        ));
+    } else {
+        spans.push(Span::styled(" · resolved unknown (no eval results)", meta));
+    }
+    if t.with_cost > 0 {
+        spans.push(Span::styled(
+            format!(" · cost {}", units::cost(t.cost)),
+            meta,
+        ));
+    }
+    if t.shown > 0 {
+        spans.push(Span::styled(
+            format!(" · mean {:.1} steps", t.steps as f64 / t.shown as f64),
+            meta,
+        ));
+    }
+    Line::from(spans)
+}
+
+fn header(run: &RunState, theme: &Theme, frame: &mut Frame, columns: &[(Column, Rect)]) {
+    for (column, rect) in columns {
+        let sorted = run.sort.column == *column;
+        let mut title = column.title().to_string();
+        if sorted {
+            title.push(if run.sort.descending { '▼' } else { '▲' });
+        }
+        let style = theme.style(if sorted {
+            Role::RunSorted
+        } else {
+            Role::RunHeader
+        });
+        let alignment = if is_numeric(*column) {
+            Alignment::Right
+        } else {
+            Alignment::Left
+        };
+        let text = clip(&title, usize::from(rect.width)).into_owned();
+        frame.render_widget(
+            Paragraph::new(text).style(style).alignment(alignment),
+            *rect,
+        );
+    }
+}
+
+fn is_numeric(column: Column) -> bool {
+    matches!(
+        column,
+        Column::Steps | Column::Cost | Column::Tokens | Column::Patch | Column::Errors
+    )
+}
+
+fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
+    match column {
+        Column::Instance => (one_line(&row.instance_id, 200), None),
+        Column::Format => (row.format.name().to_string(), Some(Role::Dim)),
+        Column::Steps => (row.steps.to_string(), None),
+        Column::Exit => (
+            one_line(row.exit_status.as_deref().unwrap_or("-"), 60),
+            None,
+        ),
+        Column::Resolved => match row.resolved {
+            Some(true) => ("✓ yes".into(), Some(Role::Resolved)),
+            Some(false) => ("✗ no".into(), Some(Role::Unresolved)),
+            None => ("?".into(), Some(Role::Unknown)),
+        },
+        Column::Cost => (row.usage.cost.map_or("-".into(), units::cost), None),
+        Column::Tokens => {
+            let total = row.usage.tokens_in.unwrap_or(0) + row.usage.tokens_out.unwrap_or(0);
+            let known = row.usage.tokens_in.is_some() || row.usage.tokens_out.is_some();
+            (
+                if known {
+                    units::short(total)
+                } else {
+                    "-".into()
+                },
+                None,
+            )
+        }
+        Column::Patch => (row.patch_lines.to_string(), None),
+        Column::Errors if row.error_steps > 0 => {
+            (row.error_steps.to_string(), Some(Role::StepError))
+        }
+        Column::Errors => ("0".into(), Some(Role::Dim)),
+    }
+}
+
+fn empty_message(run: &RunState) -> String {
+    if !run.progress.finished {
+        " reading files…".into()
+    } else if !run.rows.is_empty() {
+        format!(
+            " no trajectory matches the filter `{}` (esc clears it)",
+            run.filter
+        )
+    } else if !run.failures.is_empty() {
+        " no trajectories could be read: ! lists the files and why".into()
+    } else {
+        " no trajectories found here".into()
+    }
+}

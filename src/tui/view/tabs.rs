@@ -1,0 +1,24 @@
+//! The tab titles above the right pane, the shown one highlighted.
+
+use crate::tui::layout;
+use crate::tui::state::State;
+use crate::tui::state::trajectory::TrajectoryState;
+use crate::tui::theme::Role;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::widgets::Paragraph;
+
+pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    for (page, rect) in layout::tabs(area) {
+        let role = if page == t.page {
+            Role::TabActive
+        } else {
+            Role::TabInactive
+        };
+        frame.render_widget(
+            Paragraph::new(layout::tab_label(page)).style(theme.style(role)),
+            rect,
+        );
+    }
+}

@@ -1,0 +1,386 @@
+//! Buffer snapshots of every view of the terminal app, on the fixture run, at 80x24 and
+//! 120x40. Each test says what its snapshot must show and asserts the key facts too, so a
+//! snapshot accepted by mistake still fails.
+
+#[path = "support/tui.rs"]
+mod tui;
+
+use trajscope::tui::harness::Harness;
+use tui::keys;
+
+fn both_sizes(name: &str, setup: impl Fn(&mut Harness), check: impl Fn(&str)) {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = tui::open(w, h);
+        setup(&mut harness);
+        let text = harness.text();
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), text);
+        check(&text);
+    }
+}
+
+#[test]
+fn run_view() {
+    // The table of the three readable trajectories, sorted by instance, with the summary line
+    // (1 of 3 resolved, total cost) and the unreadable file announced.
+    both_sizes(
+        "run",
+        |_| {},
+        |text| {
+            assert!(
+                text.contains("3 trajectories · resolved 1/3 (33%) · cost $2.47 · mean 4.3 steps"),
+                "{text}"
+            );
+            assert!(text.contains("1 file could not be read · ! lists"));
+            let astropy = text.find("astropy__astropy-12907").unwrap();
+            let django = text.find("django__django-11099").unwrap();
+            assert!(astropy < django);
+            assert!(text.contains("✓ yes") && text.contains("✗ no"));
+        },
+    );
+}
+
+#[test]
+fn run_view_sorted_by_cost_and_filtered() {
+    // `s` five times: instance → format → steps → exit → resolved → cost (biggest first).
+    both_sizes(
+        "run_sorted_filtered",
+        |h| keys(h, "sssss/submitted<CR>"),
+        |text| {
+            assert!(text.contains("cost▼"), "{text}");
+            assert!(
+                text.contains("2 of 3 trajectories (filter: submitted)"),
+                "{text}"
+            );
+            let astropy = text.find("astropy__astropy-12907").unwrap();
+            let django = text.find("django__django-11099").unwrap();
+            assert!(astropy < django, "the $0.42 run comes before the $0.05 one");
+            assert!(
+                !text.contains("sympy__sympy-20590"),
+                "exit_cost is filtered out"
+            );
+        },
+    );
+}
+
+#[test]
+fn trajectory_view_at_the_syntax_error() {
+    // Opened from the run, `/SyntaxError` jumps to step 3: the list marks it as an error and a
+    // hit, the right pane shows its thought, action and the linter's observation, and the
+    // status bar counts the hit.
+    both_sizes(
+        "trajectory_search",
+        |h| keys(h, "<CR>/SyntaxError<CR>"),
+        |text| {
+            assert!(text.contains("step 3/6"), "{text}");
+            assert!(text.contains("── OBSERVATION · 12 lines"));
+            assert!(text.contains("E999 SyntaxError: invalid syntax"));
+            assert!(text.contains("/SyntaxError 1/1 in 1 step"));
+            assert!(text.contains("✓ resolved"));
+        },
+    );
+}
+
+#[test]
+fn context_page_is_marked_exact() {
+    both_sizes(
+        "context",
+        |h| keys(h, "<CR>jjc"),
+        |text| {
+            assert!(
+                text.contains("Model input at step 3  EXACT  6 messages"),
+                "{text}"
+            );
+            assert!(text.contains("[1] system"));
+            assert!(text.contains("[2] user"));
+        },
+    );
+}
+
+#[test]
+fn context_page_is_marked_reconstructed_for_old_logs() {
+    // sympy's SWE-agent 0.x log stores no model inputs: rebuilt from the history, and said so.
+    both_sizes(
+        "context_reconstructed",
+        |h| keys(h, "G<CR>Gc"),
+        |text| {
+            assert!(
+                text.contains("Model input at step 3  RECONSTRUCTED"),
+                "{text}"
+            );
+            assert!(text.contains("what the model saw"));
+        },
+    );
+}
+
+#[test]
+fn patch_page() {
+    both_sizes(
+        "patch",
+        |h| keys(h, "<CR>p"),
+        |text| {
+            assert!(text.contains("Final patch · 1 file · +1 -1"), "{text}");
+            assert!(text.contains("+        cright[-right.shape[0]:,"));
+            assert!(text.contains("= right"));
+            assert!(
+                !text.contains("│-right"),
+                "a wrapped + line must not read as a - line"
+            );
+        },
+    );
+}
+
+#[test]
+fn patch_page_without_a_patch() {
+    both_sizes(
+        "patch_none",
+        |h| keys(h, "G<CR>p"),
+        |text| {
+            assert!(
+                text.contains("No patch was submitted (exit status: exit_cost)."),
+                "{text}"
+            );
+        },
+    );
+}
+
+#[test]
+fn task_page() {
+    both_sizes(
+        "task",
+        |h| keys(h, "<CR>i"),
+        |text| {
+            assert!(text.contains("── TASK"), "{text}");
+            assert!(text.contains("Consider the following model:"));
+            assert!(text.contains("gpt-4o-2024-08-06"));
+        },
+    );
+}
+
+#[test]
+fn a_long_observation_is_folded() {
+    // Step 2 opens a 91-line file: 40 lines, a fold marker, the last 20.
+    both_sizes(
+        "folded",
+        |h| keys(h, "<CR>j<End>KK"),
+        |text| {
+            assert!(
+                text.contains("··· 31 lines folded · z unfolds ···"),
+                "{text}"
+            );
+        },
+    );
+}
+
+#[test]
+fn escape_sequences_in_an_observation_are_harmless() {
+    // Step 5 prints colours, a progress bar redrawn with \r, a window-title OSC and a
+    // clear-screen: only the text a terminal would show remains.
+    both_sizes(
+        "ansi_observation",
+        |h| keys(h, "<CR>jjjj"),
+        |text| {
+            assert!(text.contains("Step 5/6 · python"), "{text}");
+            assert!(text.contains("[[ True False]"));
+            assert!(text.contains("100%ing 10%"));
+            assert!(!text.contains('\u{1b}'));
+            assert!(!text.contains("pwned title"));
+        },
+    );
+}
+
+#[test]
+fn help_overlay() {
+    both_sizes(
+        "help",
+        |h| keys(h, "<CR>?"),
+        |text| {
+            assert!(text.contains("Keys · esc closes"), "{text}");
+            assert!(text.contains("Trajectory (steps on the left"));
+            assert!(text.contains("next step with an error"));
+        },
+    );
+}
+
+#[test]
+fn trajectory_finder() {
+    both_sizes(
+        "finder_trajectories",
+        |h| keys(h, "fdj"),
+        |text| {
+            assert!(text.contains("Find a trajectory · 1/3"), "{text}");
+            assert!(text.contains("> dj"));
+            assert!(text.contains("django__django-11099"));
+        },
+    );
+}
+
+#[test]
+fn step_finder() {
+    both_sizes(
+        "finder_steps",
+        |h| keys(h, "<CR>fedit"),
+        |text| {
+            assert!(text.contains("Find a step · "), "{text}");
+            assert!(text.contains("3 ✗ edit  245:245"));
+        },
+    );
+}
+
+#[test]
+fn run_wide_search() {
+    both_sizes(
+        "grep",
+        |h| keys(h, "<C-f>error<CR>"),
+        |text| {
+            assert!(
+                text.contains("Search all trajectories for \"error\""),
+                "{text}"
+            );
+            assert!(text.contains("searched 3 files"));
+            assert!(text.contains("astropy__astropy-12907"));
+            assert!(text.contains("sympy__sympy-20590") || text.contains("django__django-11099"));
+        },
+    );
+}
+
+#[test]
+fn failures_overlay() {
+    both_sizes(
+        "failures",
+        |h| keys(h, "!"),
+        |text| {
+            assert!(text.contains("Files that could not be read · 1"), "{text}");
+            assert!(text.contains("broken.traj:1:84: unexpected end of JSON"));
+        },
+    );
+}
+
+#[test]
+fn light_theme_with_styles() {
+    // The one snapshot with colours: the trajectory view in the light theme. The error step
+    // and the search hit must carry the light theme's red and highlight.
+    let mut h = tui::open_with(tui::light(), 80, 24);
+    keys(&mut h, "<CR>/SyntaxError<CR>");
+    let buffer = h.render().clone();
+    let hit = (0..buffer.area.height)
+        .flat_map(|y| (0..buffer.area.width).map(move |x| (x, y)))
+        .find(|&(x, y)| {
+            buffer[(x, y)].symbol() == "S"
+                && buffer[(x + 1, y)].symbol() == "y"
+                && buffer[(x + 6, y)].symbol() == "E"
+                && x > 30
+        })
+        .expect("the hit on screen");
+    assert_eq!(
+        buffer[hit].bg,
+        ratatui::style::Color::Rgb(0xbc, 0x4c, 0x00),
+        "current hit colour"
+    );
+    insta::assert_debug_snapshot!("trajectory_light_80x24", buffer);
+}
+
+/// A state on a run that is still loading, or with a trajectory delivered from memory.
+mod built {
+    use std::path::PathBuf;
+    use trajscope::model::{Format, Step, Trajectory, TrajectorySummary, Usage};
+    use trajscope::tui::config::Config;
+    use trajscope::tui::harness::Harness;
+    use trajscope::tui::msg::{FileOutcome, Msg};
+    use trajscope::tui::state::trajectory::LoadedTrajectory;
+    use trajscope::tui::state::{Size, State};
+
+    pub fn summary(id: &str) -> TrajectorySummary {
+        TrajectorySummary {
+            path: PathBuf::from(format!("run/{id}.traj")),
+            source_index: None,
+            format: Format::SweAgent,
+            format_detail: Some("0.x".into()),
+            instance_id: id.into(),
+            model: None,
+            steps: 4,
+            exit_status: Some("submitted".into()),
+            resolved: None,
+            usage: Usage::default(),
+            patch_lines: 0,
+            error_steps: 0,
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn harness(width: u16, height: u16) -> Harness {
+        let state = State::new(
+            vec!["run".into()],
+            Config::default(),
+            Size { width, height },
+        );
+        Harness::with_state(state)
+    }
+
+    pub fn file(h: &mut Harness, id: &str) {
+        h.send(Msg::RunFile {
+            bytes: 1_000_000,
+            outcome: FileOutcome::Trajectories(vec![summary(id)]),
+        });
+    }
+
+    /// A CodeR-style trajectory: four agents taking turns.
+    pub fn multi_agent() -> LoadedTrajectory {
+        let mut t = Trajectory::new("run/coder.traj", Format::SweAgent);
+        t.format_detail = Some("0.x".into());
+        for (i, agent) in ["Manager", "Reproducer", "Programmer", "Tester"]
+            .iter()
+            .enumerate()
+        {
+            t.steps.push(Step {
+                agent: Some(agent.to_string()),
+                thought: format!("{agent} takes over."),
+                action: format!("plan_{i}"),
+                tool: Some(format!("plan_{i}")),
+                observation: "ok".into(),
+                ..Step::default()
+            });
+        }
+        t.number_steps();
+        LoadedTrajectory::new(t)
+    }
+}
+
+#[test]
+fn a_big_run_shows_progress_while_it_fills_in() {
+    // 2 of 1,000 files read: the two rows are there, and the gauge says how far loading is.
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = built::harness(w, h);
+        harness.send(trajscope::tui::msg::Msg::RunDiscovered {
+            files: 1000,
+            bytes: 1_000_000_000,
+            failures: Vec::new(),
+        });
+        built::file(&mut harness, "b__b-2");
+        built::file(&mut harness, "a__a-1");
+        let text = harness.text();
+        insta::assert_snapshot!(format!("loading_{w}x{h}"), text);
+        assert!(text.contains("loading 2/1000 files 1.9 MB"), "{text}");
+        assert!(text.find("a__a-1").unwrap() < text.find("b__b-2").unwrap());
+    }
+}
+
+#[test]
+fn several_agents_are_named_in_the_step_list() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = built::harness(w, h);
+        built::file(&mut harness, "coder");
+        keys(&mut harness, "<CR>");
+        let id = harness.state.trajectory.as_ref().unwrap().id;
+        harness.send(trajscope::tui::msg::Msg::TrajectoryLoaded {
+            id,
+            result: Ok(Box::new(built::multi_agent())),
+        });
+        let text = harness.text();
+        insta::assert_snapshot!(format!("multi_agent_{w}x{h}"), text);
+        assert!(
+            text.contains("Reproduc") && text.contains("Tester"),
+            "{text}"
+        );
+        assert!(text.contains("Step 1/4 · Manager · plan_0"));
+    }
+}
