@@ -1,7 +1,9 @@
 //! The command line: clap definitions and one file per subcommand. The only place (with
 //! `main`) that prints, exits, or uses `anyhow`.
 
+mod completions;
 mod diff;
+mod export;
 mod ls;
 mod progress;
 mod render;
@@ -21,7 +23,7 @@ use std::process::ExitCode;
 /// detected by content: SWE-agent, mini-swe-agent, OpenHands, Inspect AI, Claude Code,
 /// Codex CLI, Aider, raw Llama-3 prompt logs, plain chat messages, and SWE-bench results.
 #[derive(Debug, Parser)]
-#[command(name = "trajscope", version, about, long_about, after_help = EXAMPLES)]
+#[command(name = "trajscope", version = VERSION, about, long_about, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -29,13 +31,22 @@ pub struct Cli {
     paths: Vec<PathBuf>,
 }
 
+/// The version and the git revision it was built from (`unknown` outside a git checkout).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("TRAJSCOPE_GIT_REV"),
+    ")"
+);
+
 const EXAMPLES: &str = "\
 Examples:
   trajscope runs/my-eval/                 open a run
   trajscope ls runs/my-eval/ --json       one JSON object per trajectory
   trajscope show x.traj --step 3 --context   what the model saw at step 3
   trajscope show x.traj --diff            what each step changed in the files
-  trajscope diff a.traj b.traj            where two runs of one task diverge";
+  trajscope diff a.traj b.traj            where two runs of one task diverge
+  trajscope export x.traj -o x.html       one self-contained page to share";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -47,6 +58,14 @@ enum Command {
     Diff(diff::Args),
     /// Follow growing logs and print each new step as it is written.
     Watch(watch::Args),
+    /// Export a trajectory (or some steps) as Markdown for an issue or as one HTML page.
+    Export(export::Args),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    #[command(hide = true)]
+    Completions(completions::CompletionArgs),
+    /// Print the man page (or write all of them with --dir).
+    #[command(hide = true)]
+    Man(completions::ManArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -66,6 +85,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Show(args)) => show::run(args),
         Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Watch(args)) => watch::run(args),
+        Some(Command::Export(args)) => export::run(args),
+        Some(Command::Completions(args)) => completions::completions(args),
+        Some(Command::Man(args)) => completions::man(args),
         None => {
             let paths = if cli.paths.is_empty() {
                 vec![sample_trajectories()]
