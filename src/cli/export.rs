@@ -138,7 +138,13 @@ fn to_file(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let temp = tempfile::NamedTempFile::new_in(dir)
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".trajscope-export-");
+    // As a plain `>` redirection would create it (the umask applies), not private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let temp = builder
+        .tempfile_in(dir)
         .with_context(|| format!("{}: cannot create a file there", dir.display()))?;
     let mut w = BufWriter::new(temp.as_file());
     export(&mut w, t, kind, options).with_context(|| out.display().to_string())?;
