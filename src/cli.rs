@@ -1,7 +1,9 @@
 //! The command line: clap definitions and one file per subcommand. The only place (with
 //! `main`) that prints, exits, or uses `anyhow`.
 
+mod completions;
 mod diff;
+mod export;
 mod grep;
 mod ls;
 mod output;
@@ -26,13 +28,21 @@ use std::process::ExitCode;
 /// detected by content: SWE-agent, mini-swe-agent, OpenHands, Inspect AI, Claude Code,
 /// Codex CLI, Aider, raw Llama-3 prompt logs, plain chat messages, and SWE-bench results.
 #[derive(Debug, Parser)]
-#[command(name = "trajscope", version, about, long_about, after_help = EXAMPLES)]
+#[command(name = "trajscope", version = VERSION, about, long_about, after_help = EXAMPLES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// Files or folders to open (default: the bundled sample trajectories).
     paths: Vec<PathBuf>,
 }
+
+/// The version and the git revision it was built from (`unknown` outside a git checkout).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("TRAJSCOPE_GIT_REV"),
+    ")"
+);
 
 const EXAMPLES: &str = "\
 Examples:
@@ -42,7 +52,8 @@ Examples:
   trajscope show x.traj --diff            what each step changed in the files
   trajscope diff a.traj b.traj            where two runs of one task diverge
   trajscope stats runs/my-eval/           failure modes, split by resolved
-  trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step";
+  trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step
+  trajscope export x.traj -o x.html       one self-contained page to share";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -58,6 +69,14 @@ enum Command {
     Diff(diff::Args),
     /// Follow growing logs and print each new step as it is written.
     Watch(watch::Args),
+    /// Export a trajectory (or some steps) as Markdown for an issue or as one HTML page.
+    Export(export::Args),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell).
+    #[command(hide = true)]
+    Completions(completions::CompletionArgs),
+    /// Print the man page (or write all of them with --dir).
+    #[command(hide = true)]
+    Man(completions::ManArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -79,6 +98,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Watch(args)) => watch::run(args),
+        Some(Command::Export(args)) => export::run(args),
+        Some(Command::Completions(args)) => completions::completions(args),
+        Some(Command::Man(args)) => completions::man(args),
         None => {
             let paths = if cli.paths.is_empty() {
                 vec![sample_trajectories()]

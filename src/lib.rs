@@ -2,12 +2,13 @@
 //!
 //! The layers, each using only those above it: [`model`] (pure data), [`formats`] (bytes →
 //! model), [`metrics`] (rules, tallies, run statistics), [`diff`] (step-by-step diffs),
-//! [`backend`] (model backends), [`watch`] (following growing logs), [`tui`] (the terminal
-//! app). [`text`] makes log text safe to display, for every layer that shows it. The
-//! binary's command line lives in `cli`.
+//! [`export`] (Markdown and HTML pages), [`backend`] (model backends), [`watch`] (following
+//! growing logs), [`tui`] (the terminal app). [`text`] makes log text safe to display, for
+//! every layer that shows it. The binary's command line lives in `cli`.
 
 pub mod backend;
 pub mod diff;
+pub mod export;
 pub mod formats;
 pub mod metrics;
 pub mod model;

@@ -1,0 +1,154 @@
+//! The words both export formats use for the same facts: resolved or not, cost and tokens,
+//! how an edit fared, what a step's title says. One place, so the page and the Markdown
+//! never disagree.
+
+use crate::diff::EditStatus;
+use crate::model::{Step, Trajectory};
+
+/// `yes`, `no` or `unknown`.
+pub fn resolved(t: &Trajectory) -> &'static str {
+    match t.resolved {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "unknown",
+    }
+}
+
+/// The format and its dialect: `swe-agent 0.x`.
+pub fn format(t: &Trajectory) -> String {
+    match &t.format_detail {
+        Some(detail) => format!("{} {detail}", t.format),
+        None => t.format.to_string(),
+    }
+}
+
+/// `$8.1192 · 793,912 tokens in / 6,002 out`, or `None` when the log records no usage.
+pub fn usage(t: &Trajectory) -> Option<String> {
+    let usage = t.total_usage();
+    if usage.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if let Some(cost) = usage.cost {
+        parts.push(format!("${cost:.4}"));
+    }
+    match (usage.tokens_in, usage.tokens_out) {
+        (None, None) => {}
+        (i, o) => parts.push(format!(
+            "{} tokens in / {} out",
+            i.map_or("-".into(), thousands),
+            o.map_or("-".into(), thousands)
+        )),
+    }
+    (!parts.is_empty()).then(|| parts.join(" · "))
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// How an edit fared, and why when it is not plainly applied.
+pub fn edit_status(s: &EditStatus) -> (&'static str, Option<&str>) {
+    match s {
+        EditStatus::Applied => ("applied", None),
+        EditStatus::Doubtful(r) => ("applied (in doubt)", Some(r)),
+        EditStatus::Rejected(r) => (
+            "not applied: refused by the tool (the diff is what was asked)",
+            Some(r),
+        ),
+        EditStatus::Unplaced(r) => (
+            "applied where the log never showed (no line numbers)",
+            Some(r),
+        ),
+        EditStatus::Conflict(r) => ("conflicts with the reconstruction", Some(r)),
+        EditStatus::Uninterpreted(r) => ("could not interpret", Some(r)),
+        EditStatus::Opaque(r) => ("changed in a way trajscope cannot follow", Some(r)),
+    }
+}
+
+/// The short facts after a step's number: agent, tool, duration, exit code, error.
+pub fn step_tags(step: &Step) -> Vec<String> {
+    let mut tags = Vec::new();
+    if let Some(agent) = &step.agent {
+        tags.push(agent.clone());
+    }
+    if let Some(tool) = &step.tool {
+        tags.push(tool.clone());
+    }
+    if let Some(d) = step.duration_s {
+        tags.push(format!("{d:.2}s"));
+    }
+    tags
+}
+
+/// `exit code 1`, when the log records a code.
+pub fn exit_code(step: &Step) -> Option<String> {
+    step.exit_code.map(|c| format!("exit code {c}"))
+}
+
+/// Number of lines of a text, as a reader counts them.
+pub fn line_count(text: &str) -> usize {
+    text.lines().count()
+}
+
+/// `1 line`, `3 lines`.
+pub fn lines_phrase(n: usize) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{} lines", thousands(n as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Usage};
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(793912), "793,912");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn usage_reads_cost_and_tokens() {
+        let mut t = Trajectory::new("x.traj", Format::SweAgent);
+        assert_eq!(usage(&t), None);
+        t.usage = Usage {
+            cost: Some(8.11921),
+            tokens_in: Some(793912),
+            tokens_out: Some(6002),
+            ..Usage::default()
+        };
+        assert_eq!(
+            usage(&t).as_deref(),
+            Some("$8.1192 · 793,912 tokens in / 6,002 out")
+        );
+    }
+
+    #[test]
+    fn step_tags_in_order() {
+        let step = Step {
+            agent: Some("Reproducer".into()),
+            tool: Some("bash".into()),
+            duration_s: Some(1.5),
+            ..Step::default()
+        };
+        assert_eq!(step_tags(&step), vec!["Reproducer", "bash", "1.50s"]);
+        assert_eq!(lines_phrase(1), "1 line");
+        assert_eq!(lines_phrase(1200), "1,200 lines");
+    }
+}

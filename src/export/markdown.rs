@@ -1,0 +1,210 @@
+//! A trajectory (or some of its steps) as GitHub-flavoured Markdown, ready to paste into an
+//! issue: a header, each step with its thought as prose, its action and observation in
+//! language-tagged fences (long observations folded in `<details>`), its file diffs, and
+//! the final patch.
+//!
+//! Streams to the writer step by step. Everything taken from the trajectory goes through
+//! [`fence`] (inside a fence no longer than needed), [`inline`] (code spans and escaped
+//! text) or [`prose`]; nothing from the log is written raw.
+
+mod fence;
+mod inline;
+mod prose;
+
+use super::facts;
+use super::language::{self, Language};
+use super::unified::for_each_line;
+use super::{ExportError, ExportOptions};
+use crate::diff::Reconstruction;
+use crate::model::{Step, Trajectory};
+use std::io::Write;
+
+/// Writes `t` as Markdown to `w`.
+pub fn write_markdown(
+    w: &mut dyn Write,
+    t: &Trajectory,
+    options: &ExportOptions,
+) -> Result<(), ExportError> {
+    let range = options.steps.resolve(t.steps.len())?;
+    let edits = options.diffs.then(|| Reconstruction::of(t));
+    if options.steps.is_all() {
+        write_header(w, t)?;
+    } else {
+        write_short_header(w, t, &range)?;
+    }
+    for step in &t.steps[range.start() - 1..*range.end()] {
+        write_step(w, t, step, edits.as_ref(), options)?;
+    }
+    if options.steps.is_all() && options.diffs {
+        write_patch(w, t)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_header(w: &mut dyn Write, t: &Trajectory) -> Result<(), ExportError> {
+    writeln!(w, "# {}\n", inline::text(&t.instance_id))?;
+    writeln!(w, "- **Format:** {}", inline::code(&facts::format(t)))?;
+    if let Some(agent) = &t.agent {
+        writeln!(w, "- **Agent:** {}", inline::code(agent))?;
+    }
+    if let Some(model) = &t.model {
+        writeln!(w, "- **Model:** {}", inline::code(model))?;
+    }
+    writeln!(
+        w,
+        "- **Exit status:** {} · **Resolved:** {}",
+        t.exit_status.as_deref().map_or("-".into(), inline::code),
+        facts::resolved(t)
+    )?;
+    let errors = t.error_steps();
+    writeln!(
+        w,
+        "- **Steps:** {}{}",
+        t.steps.len(),
+        if errors > 0 {
+            format!(" ({errors} with errors)")
+        } else {
+            String::new()
+        }
+    )?;
+    if let Some(usage) = facts::usage(t) {
+        writeln!(w, "- **Cost:** {}", inline::text(&usage))?;
+    }
+    writeln!(w, "- **Source:** {}", inline::code(&t.display_source()))?;
+    for warning in &t.warnings {
+        writeln!(w, "- **Warning:** {}", inline::text(warning))?;
+    }
+    writeln!(w)?;
+    if let Some(task) = t.task.as_deref().filter(|s| !s.trim().is_empty()) {
+        writeln!(w, "## Task\n")?;
+        prose::write_prose(w, task)?;
+    }
+    writeln!(w, "## Steps\n")?;
+    Ok(())
+}
+
+/// One line saying where the steps come from, for a step pasted on its own.
+fn write_short_header(
+    w: &mut dyn Write,
+    t: &Trajectory,
+    range: &std::ops::RangeInclusive<usize>,
+) -> Result<(), ExportError> {
+    let which = if range.start() == range.end() {
+        format!("step {} of {}", range.start(), t.steps.len())
+    } else {
+        format!(
+            "steps {}–{} of {}",
+            range.start(),
+            range.end(),
+            t.steps.len()
+        )
+    };
+    let mut facts_line = vec![
+        format!("**{}**", inline::text(&t.instance_id)),
+        inline::text(&facts::format(t)),
+    ];
+    if let Some(model) = &t.model {
+        facts_line.push(inline::code(model));
+    }
+    facts_line.push(which);
+    writeln!(w, "{}\n", facts_line.join(" · "))?;
+    Ok(())
+}
+
+fn write_step(
+    w: &mut dyn Write,
+    t: &Trajectory,
+    step: &Step,
+    edits: Option<&Reconstruction>,
+    options: &ExportOptions,
+) -> Result<(), ExportError> {
+    let mut title = format!("### Step {}/{}", step.index, t.steps.len());
+    for tag in facts::step_tags(step) {
+        title.push_str(" · ");
+        title.push_str(&inline::code(&tag));
+    }
+    if step.is_error() {
+        title.push_str(" · ⚠️ error");
+    }
+    writeln!(w, "{title}\n")?;
+    let labels = options.labels(step.index);
+    if !labels.is_empty() {
+        let list: Vec<String> = labels.iter().map(|l| inline::code(l)).collect();
+        writeln!(w, "**Rules matched:** {}\n", list.join(", "))?;
+    }
+    if !step.thought.trim().is_empty() {
+        prose::write_prose(w, &step.thought)?;
+    }
+    let step_edits = edits.map_or(&[][..], |r| r.step_edits(step.index));
+    if !step.action.trim().is_empty() {
+        let edited = step_edits.iter().find_map(|e| e.path.as_deref());
+        let tag = language::of_action(step, edited).tag();
+        writeln!(w, "**Action**\n")?;
+        fence::write_block(w, tag, step.action.trim_end())?;
+        writeln!(w)?;
+    }
+    write_observation(w, step, options)?;
+    for edit in step_edits {
+        let (status, why) = facts::edit_status(&edit.status);
+        let path = edit
+            .path
+            .as_deref()
+            .map_or("(unknown file)".into(), inline::code);
+        write!(
+            w,
+            "**Edit** {} · {path} · {status}",
+            inline::code(&edit.label)
+        )?;
+        match why {
+            Some(why) => writeln!(w, ": {}\n", inline::text(why))?,
+            None => writeln!(w, "\n")?,
+        }
+        if let Some(diff) = &edit.diff {
+            fence::write_lines_block(w, "diff", |line| for_each_line(diff, |_, text| line(text)))?;
+            writeln!(w)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_observation(
+    w: &mut dyn Write,
+    step: &Step,
+    options: &ExportOptions,
+) -> Result<(), ExportError> {
+    let observation = step.observation.trim_end();
+    if observation.trim().is_empty() {
+        return Ok(());
+    }
+    let mut label = String::from("Observation");
+    if let Some(code) = facts::exit_code(step) {
+        label.push_str(&format!(" ({code})"));
+    }
+    let tag = language::of_output(observation).tag();
+    if options.folds(observation) {
+        // `<details>` is an HTML block: the blank line after `<summary>` lets GitHub read
+        // the fence inside it as Markdown again. The summary holds only counts, no log text.
+        let lines = facts::lines_phrase(facts::line_count(observation));
+        writeln!(w, "<details><summary>{label} — {lines}</summary>\n")?;
+        fence::write_block(w, tag, observation)?;
+        writeln!(w, "\n</details>\n")?;
+    } else {
+        writeln!(w, "**{label}**\n")?;
+        fence::write_block(w, tag, observation)?;
+        writeln!(w)?;
+    }
+    Ok(())
+}
+
+fn write_patch(w: &mut dyn Write, t: &Trajectory) -> Result<(), ExportError> {
+    let Some(patch) = t.submission.as_deref().filter(|p| !p.trim().is_empty()) else {
+        return Ok(());
+    };
+    writeln!(w, "## Final patch\n")?;
+    fence::write_block(w, Language::Diff.tag(), patch.trim_end())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
