@@ -6,4 +6,5 @@
 pub mod diff;
 pub mod formats;
 pub mod model;
+pub mod replay;
 pub mod watch;
