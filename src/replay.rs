@@ -1,5 +1,8 @@
 //! Replay without a model (being written).
 
+mod action;
+mod dialect;
+mod executor;
 mod files;
 mod normalise;
 mod paths;

@@ -1,0 +1,265 @@
+//! Which agent made a trajectory, and its conventions that replay must follow: how its
+//! answers name actions, how it runs commands (a fresh shell each time or one session),
+//! how it words observations, timeouts and format errors.
+//!
+//! Detection reads the trajectory; mini-swe-agent's own templates and environment settings
+//! are read from its log file (`info.config`), so that a replayed observation is rendered
+//! with the template the recorded run used.
+
+use super::template;
+use super::tools::Generation;
+use crate::model::{Format, Trajectory};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// The agent family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    SweAgent,
+    MiniSweAgent,
+    OpenHands,
+    ClaudeCode,
+    Llama,
+    /// Tool-calling logs of other agents (Codex, Inspect, plain chat): a `bash`-like tool.
+    Generic,
+}
+
+/// mini-swe-agent's defaults (`config/extra/swebench.yaml`), used when the log has none.
+pub const MINI_OBSERVATION: &str = "<returncode>{{output.returncode}}</returncode>\n{% if output.output | length < 10000 -%}\n<output>\n{{ output.output -}}\n</output>\n{%- else -%}\n<warning>\nThe output of your last command was too long.\nPlease try a different command that produces less output.\nIf you're looking at a file you can try use head, tail or sed to view a smaller number of lines selectively.\nIf you're using grep or find and it produced too much output, you can use a more selective search pattern.\nIf you really need to see something from the full command's output, you can redirect output to a file and then search in that file.\n</warning>\n{%- set elided_chars = output.output | length - 10000 -%}\n<output_head>\n{{ output.output[:5000] }}\n</output_head>\n<elided_chars>\n{{ elided_chars }} characters elided\n</elided_chars>\n<output_tail>\n{{ output.output[-5000:] }}\n</output_tail>\n{%- endif -%}";
+pub const MINI_FORMAT_ERROR: &str = "Please always provide EXACTLY ONE action in triple backticks, found {{actions|length}} actions.\n\nPlease format your action in triple backticks as shown in <response_example>.\n\n<response_example>\nHere are some thoughts about why you want to perform the action.\n\n```bash\n<action>\n```\n</response_example>\n\nIf you have completed your assignment, please consult the first message about how to\nsubmit your solution (you will not be able to continue working on this task after that).";
+pub const MINI_TIMEOUT: &str = "The last command <command>{{action['action']}}</command> timed out and has been killed.\nThe output of the command was:\n <output>\n{{output}}\n</output>\nPlease try another command and make sure to avoid those requiring interactive input.";
+
+/// An agent's conventions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dialect {
+    pub agent: Agent,
+    /// SWE-agent's tool generation (0.x bash functions or 1.x Python tools).
+    pub generation: Generation,
+    /// The agent acts through function calls rather than text.
+    pub tool_calls: bool,
+    /// mini-swe-agent text mode: the regex its actions must match exactly once.
+    pub action_regex: String,
+    pub observation_template: String,
+    pub format_error_template: String,
+    pub timeout_template: String,
+    /// One shell session for the whole run (state persists) instead of `bash -c` per command.
+    pub persistent_shell: bool,
+    pub timeout: Duration,
+    pub env: Vec<(String, String)>,
+}
+
+impl Dialect {
+    /// The conventions of `agent`, with its defaults.
+    pub fn new(agent: Agent) -> Dialect {
+        Dialect {
+            agent,
+            generation: Generation::V1,
+            tool_calls: !matches!(agent, Agent::SweAgent | Agent::MiniSweAgent | Agent::Llama),
+            action_regex: r"(?s)```bash\s*\n(.*?)\n```".into(),
+            observation_template: MINI_OBSERVATION.into(),
+            format_error_template: MINI_FORMAT_ERROR.into(),
+            timeout_template: MINI_TIMEOUT.into(),
+            persistent_shell: !matches!(agent, Agent::MiniSweAgent | Agent::Generic),
+            timeout: Duration::from_secs(match agent {
+                Agent::MiniSweAgent => 60,
+                Agent::ClaudeCode => 120,
+                _ => 30,
+            }),
+            env: super::shell::quiet_env(),
+        }
+    }
+
+    /// The conventions of the agent that wrote `t`.
+    pub fn of(t: &Trajectory) -> Dialect {
+        let agent = match t.format {
+            Format::SweAgent => Agent::SweAgent,
+            Format::MiniSweAgent => Agent::MiniSweAgent,
+            Format::OpenHands => Agent::OpenHands,
+            Format::ClaudeCode => Agent::ClaudeCode,
+            Format::LlamaPrompt => Agent::Llama,
+            _ => Agent::Generic,
+        };
+        let mut d = Dialect::new(agent);
+        let any_calls = t.steps.iter().any(|s| !s.tool_calls.is_empty());
+        match agent {
+            Agent::SweAgent => {
+                d.generation = if t.format_detail.as_deref() == Some("0.x") {
+                    Generation::V0
+                } else {
+                    Generation::V1
+                };
+                d.tool_calls = any_calls;
+            }
+            Agent::MiniSweAgent => {
+                d.tool_calls = any_calls;
+                d.read_mini_config(t);
+            }
+            _ => {}
+        }
+        d
+    }
+
+    /// mini-swe-agent keeps its templates and environment in `info.config`.
+    fn read_mini_config(&mut self, t: &Trajectory) {
+        let Ok(bytes) = std::fs::read(&t.source) else {
+            return;
+        };
+        let Ok(file) = serde_json::from_slice::<Value>(&bytes) else {
+            return;
+        };
+        let Some(config) = file.pointer("/info/config") else {
+            return;
+        };
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(String::from);
+        let agent = config.get("agent");
+        let model = config.get("model");
+        let pick = |key: &str| {
+            text(agent.and_then(|a| a.get(key))).or_else(|| text(model.and_then(|m| m.get(key))))
+        };
+        if let Some(t) =
+            pick("action_observation_template").or_else(|| pick("observation_template"))
+        {
+            self.observation_template = t;
+        }
+        if let Some(t) = pick("format_error_template") {
+            self.format_error_template = t;
+        }
+        if let Some(t) = pick("timeout_template") {
+            self.timeout_template = t;
+        }
+        if let Some(r) = pick("action_regex") {
+            self.action_regex = format!("(?s){r}");
+        } else if self.observation_template.contains("mswea")
+            || bytes_contain(&bytes, b"mswea_bash_command")
+        {
+            self.action_regex = r"(?s)```mswea_bash_command\s*\n(.*?)\n```".into();
+        }
+        let env = config.get("environment");
+        if let Some(secs) = env.and_then(|e| e.get("timeout")).and_then(Value::as_u64) {
+            self.timeout = Duration::from_secs(secs);
+        }
+        if let Some(vars) = env.and_then(|e| e.get("env")).and_then(Value::as_object) {
+            self.env = vars
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect();
+        }
+    }
+
+    /// The observation the agent would show for a shell command's result.
+    pub fn shell_observation(
+        &self,
+        command: &str,
+        output: &str,
+        code: Option<i32>,
+        timed_out: bool,
+    ) -> String {
+        match self.agent {
+            Agent::MiniSweAgent => {
+                if timed_out {
+                    let vars = json!({"action": {"action": command}, "output": output});
+                    return template::render(&self.timeout_template, &vars)
+                        .unwrap_or_else(|e| e.to_string());
+                }
+                let vars = json!({"output": {"returncode": code.unwrap_or(-1), "output": output, "exception_info": ""}});
+                template::render(&self.observation_template, &vars)
+                    .unwrap_or_else(|e| e.to_string())
+            }
+            Agent::SweAgent if timed_out => match self.generation {
+                Generation::V0 => "EXECUTION TIMED OUT".into(),
+                Generation::V1 => format!(
+                    "The command '{command}' was cancelled because it took more than {} seconds. Please try a different command that completes more quickly. Note: A common source of this error is if the command is interactive or requires user input (it is impossible to receive user input in the current environment, so the command will never complete).",
+                    self.timeout.as_secs()
+                ),
+            },
+            Agent::SweAgent => match self.generation {
+                Generation::V0 => output.to_string(),
+                Generation::V1 => output.trim_end_matches('\n').to_string(),
+            },
+            Agent::ClaudeCode => {
+                let out = output.trim_end_matches('\n');
+                if timed_out {
+                    format!("Command timed out after {}s\n{out}", self.timeout.as_secs())
+                } else {
+                    match code {
+                        Some(0) | None => out.to_string(),
+                        Some(c) => format!("Exit code {c}\n{out}"),
+                    }
+                }
+            }
+            _ if timed_out => format!(
+                "{output}\n[The command timed out after {} seconds and was killed.]",
+                self.timeout.as_secs()
+            ),
+            _ => output.to_string(),
+        }
+    }
+
+    /// mini-swe-agent's submission rule: the output's first line is its final-output marker;
+    /// what follows is the submission.
+    pub fn submission(&self, output: &str) -> Option<String> {
+        if self.agent != Agent::MiniSweAgent {
+            return None;
+        }
+        let trimmed = output.trim_start();
+        let mut lines = trimmed.split_inclusive('\n');
+        let first = lines.next()?.trim();
+        matches!(
+            first,
+            "MINI_SWE_AGENT_FINAL_OUTPUT" | "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+        )
+        .then(|| lines.collect())
+    }
+}
+
+fn bytes_contain(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mini_swe_agent_default_observation_and_submission() {
+        let d = Dialect::new(Agent::MiniSweAgent);
+        assert!(!d.persistent_shell && !d.tool_calls);
+        assert_eq!(
+            d.shell_observation("ls", "a.py\n", Some(0), false),
+            "<returncode>0</returncode>\n<output>\na.py\n</output>"
+        );
+        let long = "x".repeat(12000);
+        let obs = d.shell_observation("cat big", &long, Some(0), false);
+        assert!(obs.contains("<elided_chars>\n2000 characters elided\n</elided_chars>"));
+        let obs = d.shell_observation("sleep 100", "partial", None, true);
+        assert!(obs.starts_with(
+            "The last command <command>sleep 100</command> timed out and has been killed."
+        ));
+        assert_eq!(
+            d.submission("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\ndiff --git a b\n")
+                .as_deref(),
+            Some("diff --git a b\n")
+        );
+        assert_eq!(d.submission("hello\n"), None);
+    }
+
+    #[test]
+    fn other_agents_word_results_their_way() {
+        let cc = Dialect::new(Agent::ClaudeCode);
+        assert_eq!(
+            cc.shell_observation("false", "boom\n", Some(1), false),
+            "Exit code 1\nboom"
+        );
+        let mut swe = Dialect::new(Agent::SweAgent);
+        swe.generation = Generation::V0;
+        assert_eq!(
+            swe.shell_observation("python r.py", "344\n", Some(0), false),
+            "344\n"
+        );
+        assert_eq!(
+            swe.shell_observation("sleep 9", "", None, true),
+            "EXECUTION TIMED OUT"
+        );
+        assert!(swe.persistent_shell);
+    }
+}
