@@ -94,18 +94,6 @@ impl Shell {
         }
     }
 
-    /// Runs `command` with its own timeout (a tool call that asks for one).
-    pub fn run_with_timeout(
-        &mut self,
-        command: &str,
-        timeout: Duration,
-    ) -> Result<ShellOutput, ShellError> {
-        match self {
-            Shell::Fresh(f) => f.run(command, Some(timeout)),
-            Shell::Session(s) => s.run(command, Some(timeout)),
-        }
-    }
-
     /// The directory the next command starts in.
     pub fn cwd(&self) -> &str {
         match self {

@@ -48,10 +48,6 @@ impl Windowed {
         }
     }
 
-    pub fn generation(&self) -> Generation {
-        self.generation
-    }
-
     pub fn open_file(&self) -> Option<&str> {
         self.file.as_deref()
     }
