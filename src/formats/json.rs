@@ -1,6 +1,5 @@
 //! JSON helpers shared by the loaders: top-level key scans, lenient parsing, content flattening.
 
-use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
@@ -206,6 +205,8 @@ mod tests {
 }
 
 /// One parsed line of a JSONL file.
+// `line` is read by the JSONL loaders being merged; until then it is unused.
+#[allow(dead_code)]
 pub struct JsonLine {
     /// 1-based line number in the file.
     pub line: usize,
@@ -290,18 +291,6 @@ impl<'de> serde::Deserialize<'de> for Text {
             other => to_text(&other),
         }))
     }
-}
-
-/// Deserialises `T`, or its default when the value has another shape (lenient fields).
-/// It decodes through a `Value` first: use it for small fields, never for the big arrays of
-/// a file (that doubles the parse).
-pub fn lenient<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: serde::de::DeserializeOwned + Default,
-{
-    let value = Value::deserialize(deserializer)?;
-    Ok(serde_json::from_value(value).unwrap_or_default())
 }
 
 #[cfg(test)]
