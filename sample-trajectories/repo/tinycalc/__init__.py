@@ -1,0 +1,5 @@
+"""tinycalc: evaluate small arithmetic expressions such as "2 * (3 + 4)"."""
+
+from .evaluator import evaluate
+
+__all__ = ["evaluate"]
