@@ -7,7 +7,7 @@
 //! with the template the recorded run used.
 
 use super::template;
-use super::tools::Generation;
+use super::tools::{Generation, ReplaceMessage};
 use crate::model::{Format, Trajectory};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -35,6 +35,8 @@ pub struct Dialect {
     pub agent: Agent,
     /// SWE-agent's tool generation (0.x bash functions or 1.x Python tools).
     pub generation: Generation,
+    /// SWE-agent 1.x: the wording of a successful `edit` (it changed between releases).
+    pub replace_message: ReplaceMessage,
     /// The agent acts through function calls rather than text.
     pub tool_calls: bool,
     /// mini-swe-agent text mode: the regex its actions must match exactly once.
@@ -54,6 +56,7 @@ impl Dialect {
         Dialect {
             agent,
             generation: Generation::V1,
+            replace_message: ReplaceMessage::Checklist,
             tool_calls: !matches!(agent, Agent::SweAgent | Agent::MiniSweAgent | Agent::Llama),
             action_regex: r"(?s)```bash\s*\n(.*?)\n```".into(),
             observation_template: MINI_OBSERVATION.into(),
@@ -83,11 +86,8 @@ impl Dialect {
         let any_calls = t.steps.iter().any(|s| !s.tool_calls.is_empty());
         match agent {
             Agent::SweAgent => {
-                d.generation = if t.format_detail.as_deref() == Some("0.x") {
-                    Generation::V0
-                } else {
-                    Generation::V1
-                };
+                d.generation = swe_agent_generation(t, any_calls);
+                d.replace_message = replace_message(t);
                 d.tool_calls = any_calls;
             }
             Agent::MiniSweAgent => {
@@ -210,6 +210,44 @@ impl Dialect {
         )
         .then(|| lines.collect())
     }
+}
+
+/// 0.x had no function calling and no search/replace `edit`; logs that the loader calls
+/// `0.x` (no per-step `query`) may still come from 1.0's development versions.
+fn swe_agent_generation(t: &Trajectory, any_calls: bool) -> Generation {
+    let v1_action = t.steps.iter().any(|s| {
+        let a = s.action.trim_start();
+        a.starts_with("edit '")
+            || a.starts_with("edit \"")
+            || a.starts_with("insert ")
+            || a.starts_with("str_replace_editor")
+    });
+    if t.format_detail.as_deref() == Some("0.x") && !any_calls && !v1_action {
+        Generation::V0
+    } else {
+        Generation::V1
+    }
+}
+
+/// The `edit` success wording the recorded run shows, when it shows one.
+fn replace_message(t: &Trajectory) -> ReplaceMessage {
+    for step in t.steps.iter().take(500) {
+        let o = step.observation.replace("\r\n", "\n");
+        if o.contains(
+            "occurrences. Please review the changes and make sure they are correct\n(correct",
+        ) {
+            return ReplaceMessage::Counted;
+        }
+        if o.contains(
+            "Text replaced. Please review the changes and make sure they are correct\n(correct",
+        ) {
+            return ReplaceMessage::Plain;
+        }
+        if o.contains("Text replaced. Please review the changes and make sure they are correct:") {
+            return ReplaceMessage::Checklist;
+        }
+    }
+    ReplaceMessage::Checklist
 }
 
 fn bytes_contain(haystack: &[u8], needle: &[u8]) -> bool {

@@ -176,10 +176,17 @@ impl Executor {
                     (PathMap::identity(root), launcher, files, None)
                 }
             };
+        let mut env = dialect.env.clone();
+        if workspace.is_some() {
+            // The agents ran in containers without the user's git settings (aliases, colours,
+            // `diff.noprefix`), which would change what `git diff` prints.
+            env.push(("GIT_CONFIG_GLOBAL".into(), "/dev/null".into()));
+            env.push(("GIT_CONFIG_NOSYSTEM".into(), "1".into()));
+        }
         let config = ShellConfig {
             launcher: launcher.clone(),
             cwd: paths.actual_root().to_string(),
-            env: dialect.env.clone(),
+            env,
             timeout: limits.timeout.unwrap_or(dialect.timeout),
             output_cap: limits.output_cap,
         };
@@ -194,7 +201,8 @@ impl Executor {
         };
         let generation = dialect.generation;
         Ok(Executor {
-            windowed: Windowed::new(generation, launcher),
+            windowed: Windowed::new(generation, launcher)
+                .with_replace_message(dialect.replace_message),
             editor: Editor::new(flavour),
             claude: ClaudeCode::new(),
             llama: Llama::new(),

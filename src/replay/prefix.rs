@@ -88,7 +88,12 @@ pub fn replay_prefix(
         let (action, outcome, replayed) = match recorded(&dialect, step) {
             Recorded::Nothing => (String::new(), StepOutcome::NoAction, String::new()),
             Recorded::FormatError(e) => {
-                let outcome = compare(&step.observation, &[e.message.clone()], &subs, options);
+                let outcome = compare(
+                    &step.observation,
+                    std::slice::from_ref(&e.message),
+                    &subs,
+                    options,
+                );
                 (format!("(format error: {})", e.reason), outcome, e.message)
             }
             Recorded::Calls(calls) => {
@@ -135,13 +140,29 @@ fn summary(calls: &[Call]) -> String {
         .join(" ; ")
 }
 
-/// SWE-agent commands the log's system prompt documents that trajscope does not implement.
+/// Actions SWE-agent and its forks log that are handled by the agent itself, not by a shell:
+/// the `exit_*` markers of a run stopped by a limit, CodeR's hand-offs between its agents.
+const AGENT_COMMANDS: &[&str] = &[
+    "exit_cost",
+    "exit_context",
+    "exit_format",
+    "exit_api",
+    "exit_error",
+    "exit_forfeit",
+    "plan",
+    "succeed",
+    "fail",
+];
+
+/// SWE-agent commands trajscope does not implement: those the log's system prompt documents
+/// beyond the windowed ones, and the agents' own.
 fn custom_commands(t: &Trajectory, dialect: &Dialect) -> Vec<String> {
     if dialect.agent != Agent::SweAgent {
         return Vec::new();
     }
     documented_commands(t)
         .into_iter()
+        .chain(AGENT_COMMANDS.iter().map(|c| c.to_string()))
         .filter(|c| !WINDOWED_COMMANDS.contains(&c.as_str()) && c != "submit")
         .collect()
 }

@@ -67,20 +67,31 @@ pub fn recorded(dialect: &Dialect, step: &Step) -> Recorded {
     }
 }
 
-static COMMAND_DOC: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?m)^([a-z_][a-z0-9_]*):\n +(docstring|signature):").ok());
+static COMMAND_LINE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"^([a-z_][a-z0-9_]*)(:$|:\s| |$)").ok());
 
-/// The commands a SWE-agent system prompt documents (`name:` followed by `docstring:`), so
-/// that agent-specific ones (CodeR's `rover_search_class`, `plan`) are recognised as tools
-/// rather than run as unknown shell commands.
+/// The commands a SWE-agent system prompt documents in its `COMMANDS:` section (YAML-style
+/// `name:` entries in 0.x, `name <args> - docstring` lines in forks such as CodeR), so that
+/// agent-specific ones (CodeR's `rover_search_class`, `plan`) are recognised as tools rather
+/// than run as unknown shell commands.
 pub fn documented_commands(t: &Trajectory) -> Vec<String> {
-    let Some(re) = COMMAND_DOC.as_ref() else {
+    let Some(re) = COMMAND_LINE.as_ref() else {
         return Vec::new();
     };
     let mut names: Vec<String> = Vec::new();
     for m in t.messages.iter().take(50) {
-        for cap in re.captures_iter(&m.content) {
-            if let Some(name) = cap.get(1).map(|n| n.as_str().to_string())
+        let Some(at) = m.content.find("COMMANDS:") else {
+            continue;
+        };
+        for line in m.content[at + "COMMANDS:".len()..].lines().skip(1) {
+            // The section ends at the next heading or paragraph of prose.
+            if line.starts_with(|c: char| c.is_uppercase()) {
+                break;
+            }
+            if let Some(name) = re
+                .captures(line)
+                .and_then(|c| c.get(1))
+                .map(|n| n.as_str().to_string())
                 && !names.contains(&name)
             {
                 names.push(name);

@@ -18,7 +18,7 @@ mod windowed;
 pub use claude_code::ClaudeCode;
 pub use llama::Llama;
 pub use str_replace_editor::{Editor, EditorFlavour};
-pub use windowed::{Generation, Windowed};
+pub use windowed::{Generation, ReplaceMessage, Windowed};
 
 /// What a tool printed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -166,9 +166,8 @@ fn glob_match(p: &[char], n: &[char], slash_aware: bool) -> bool {
             .take_while(|&i| !(slash_aware && i > 0 && n[i - 1] == '/'))
             .any(|i| glob_match(&p[1..], &n[i..], slash_aware)),
         Some('?') => {
-            !n.is_empty()
-                && !(slash_aware && n[0] == '/')
-                && glob_match(&p[1..], &n[1..], slash_aware)
+            let blocked = n.is_empty() || slash_aware && n[0] == '/';
+            !blocked && glob_match(&p[1..], &n[1..], slash_aware)
         }
         Some('[') => match class_match(p, n.first().copied()) {
             Some((true, used)) => glob_match(&p[used..], &n[1..], slash_aware),

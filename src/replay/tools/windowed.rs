@@ -21,8 +21,20 @@ pub enum Generation {
     V1,
 }
 
+/// How 1.x's `edit` words a successful replacement; it changed between releases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplaceMessage {
+    /// `Text replaced. … correct:` and a numbered checklist (current).
+    Checklist,
+    /// `Text replaced. … correct` / `(correct indentation, …)` (1.0).
+    Plain,
+    /// `Replaced N occurrences. …` even for one (1.0 development versions).
+    Counted,
+}
+
 pub struct Windowed {
     generation: Generation,
+    replace_message: ReplaceMessage,
     window: i64,
     overlap: i64,
     /// The open file, resolved.
@@ -37,6 +49,7 @@ impl Windowed {
     pub fn new(generation: Generation, launcher: Vec<String>) -> Windowed {
         Windowed {
             generation,
+            replace_message: ReplaceMessage::Checklist,
             window: 100,
             overlap: match generation {
                 Generation::V0 => 2,
@@ -46,6 +59,11 @@ impl Windowed {
             line: 0,
             launcher,
         }
+    }
+
+    pub fn with_replace_message(mut self, message: ReplaceMessage) -> Windowed {
+        self.replace_message = message;
+        self
     }
 
     pub fn open_file(&self) -> Option<&str> {

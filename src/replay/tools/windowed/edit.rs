@@ -4,7 +4,7 @@
 
 use super::super::lint;
 use super::super::window::{v0, v1};
-use super::{Generation, Windowed, py_repr};
+use super::{Generation, ReplaceMessage, Windowed, py_repr};
 use crate::replay::files::Files;
 
 const V0_SUCCESS: &str = "File updated. Please review the changes and make sure they are correct (correct indentation, no duplicate lines, etc). Edit the file again if necessary.\n";
@@ -12,6 +12,7 @@ const V0_LINT_HEAD: &str = "Your proposed edit has introduced new syntax error(s
 const V0_LINT_TAIL: &str = "Your changes have NOT been applied. Please fix your edit command and try again.\nYou either need to 1) Specify the correct start/end line arguments or 2) Correct your edit code.\nDO NOT re-run the same failed edit command. Running it again will lead to the same error.\n";
 const RULE_V0: &str = "-------------------------------------------------";
 const RULE_V1: &str = "------------------------------------------------";
+const V1_PLAIN_TAIL: &str = "Please review the changes and make sure they are correct\n(correct indentation, no duplicate lines, etc). Edit the file again if necessary.";
 const V1_SUCCESS: &str = "Text replaced. Please review the changes and make sure they are correct:\n\n1. The edited file is correctly indented\n2. The edited file does not contain duplicate lines\n3. The edit does not break existing functionality\n\nEdit the file again if necessary.";
 
 impl Windowed {
@@ -179,14 +180,17 @@ impl Windowed {
         if !errors.is_empty() {
             return self.lint_failure(files, &file, &original, old_first, &errors);
         }
-        let message = if replace_all {
-            V1_SUCCESS.replacen(
+        let message = match (self.replace_message, replace_all) {
+            (ReplaceMessage::Checklist, false) => V1_SUCCESS.to_string(),
+            (ReplaceMessage::Checklist, true) => V1_SUCCESS.replacen(
                 "Text replaced.",
                 &format!("Replaced {n_replacements} occurrences."),
                 1,
-            )
-        } else {
-            V1_SUCCESS.to_string()
+            ),
+            (ReplaceMessage::Plain, _) => format!("Text replaced. {V1_PLAIN_TAIL}"),
+            (ReplaceMessage::Counted, _) => {
+                format!("Replaced {n_replacements} occurrences. {V1_PLAIN_TAIL}")
+            }
         };
         format!("{message}\n{}", self.print(files, &file))
     }
