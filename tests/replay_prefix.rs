@@ -81,7 +81,7 @@ fn python_is_3_11() -> bool {
 
 fn replay_all(t: &Trajectory, workspace: Workspace) -> PrefixReport {
     let dialect = Dialect::of(t);
-    let root = detect_root(t).map(|g| g.path);
+    let root = dialect.recorded_root(t).map(|g| g.path);
     let mut exec = Executor::new(
         dialect,
         Sandbox::Scratch(workspace),

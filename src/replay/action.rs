@@ -96,7 +96,7 @@ fn error(message: impl Into<String>, reason: impl Into<String>) -> FormatError {
 pub fn parse_answer(dialect: &Dialect, answer: &Message) -> Result<Vec<Call>, FormatError> {
     if !answer.tool_calls.is_empty() {
         if dialect.agent == Agent::SweAgent && answer.tool_calls.len() > 1 {
-            return Err(error(SWE_AGENT_MANY_CALLS, "more than one tool call"));
+            return Err(swe_agent_error(dialect, "multiple", SWE_AGENT_MANY_CALLS));
         }
         return Ok(answer
             .tool_calls
@@ -106,10 +106,12 @@ pub fn parse_answer(dialect: &Dialect, answer: &Message) -> Result<Vec<Call>, Fo
     }
     let text = answer.content.as_str();
     match dialect.agent {
-        Agent::SweAgent if dialect.tool_calls => Err(error(SWE_AGENT_NO_CALL, "no tool call")),
+        Agent::SweAgent if dialect.tool_calls => {
+            Err(swe_agent_error(dialect, "missing", SWE_AGENT_NO_CALL))
+        }
         Agent::SweAgent => {
             let command = fenced::swe_agent_action(text)
-                .ok_or_else(|| error(SWE_AGENT_FORMAT, "no command block"))?;
+                .ok_or_else(|| swe_agent_error(dialect, "missing", SWE_AGENT_FORMAT))?;
             Ok(vec![Call {
                 id: None,
                 action: swe_command(&command),
@@ -139,6 +141,24 @@ pub fn parse_answer(dialect: &Dialect, answer: &Message) -> Result<Vec<Call>, Fo
         Agent::OpenHands => Err(error(OPENHANDS_NO_CALL, "no tool call")),
         Agent::Generic => Err(error(GENERIC_NO_CALL, "no tool call")),
     }
+}
+
+/// SWE-agent's format error: the log's own template when it has one, else the default.
+fn swe_agent_error(dialect: &Dialect, code: &str, default: &str) -> FormatError {
+    let reason = match code {
+        "multiple" => "more than one tool call",
+        _ if dialect.tool_calls => "no tool call",
+        _ => "no command block",
+    };
+    let message = dialect
+        .swe_format_error
+        .as_deref()
+        .and_then(|t| {
+            let vars = json!({"error_code": code, "exception_message": reason});
+            template::render(t, &vars).ok()
+        })
+        .unwrap_or_else(|| default.to_string());
+    error(message, reason)
 }
 
 /// Pythonic calls of the Llama agent's tools in a text answer, in the order written.

@@ -6,6 +6,7 @@
 //! are read from its log file (`info.config`), so that a replayed observation is rendered
 //! with the template the recorded run used.
 
+use super::paths::{RootGuess, detect_root};
 use super::template;
 use super::tools::{Generation, ReplaceMessage};
 use crate::model::{Format, Trajectory};
@@ -27,6 +28,9 @@ pub enum Agent {
 /// mini-swe-agent's defaults (`config/extra/swebench.yaml`), used when the log has none.
 pub const MINI_OBSERVATION: &str = "<returncode>{{output.returncode}}</returncode>\n{% if output.output | length < 10000 -%}\n<output>\n{{ output.output -}}\n</output>\n{%- else -%}\n<warning>\nThe output of your last command was too long.\nPlease try a different command that produces less output.\nIf you're looking at a file you can try use head, tail or sed to view a smaller number of lines selectively.\nIf you're using grep or find and it produced too much output, you can use a more selective search pattern.\nIf you really need to see something from the full command's output, you can redirect output to a file and then search in that file.\n</warning>\n{%- set elided_chars = output.output | length - 10000 -%}\n<output_head>\n{{ output.output[:5000] }}\n</output_head>\n<elided_chars>\n{{ elided_chars }} characters elided\n</elided_chars>\n<output_tail>\n{{ output.output[-5000:] }}\n</output_tail>\n{%- endif -%}";
 pub const MINI_FORMAT_ERROR: &str = "Please always provide EXACTLY ONE action in triple backticks, found {{actions|length}} actions.\n\nPlease format your action in triple backticks as shown in <response_example>.\n\n<response_example>\nHere are some thoughts about why you want to perform the action.\n\n```bash\n<action>\n```\n</response_example>\n\nIf you have completed your assignment, please consult the first message about how to\nsubmit your solution (you will not be able to continue working on this task after that).";
+/// SWE-agent's default review message (`config/anthropic_filemap.yaml`,
+/// `SUBMIT_REVIEW_MESSAGES`), used by the `review_on_submit_m` bundle.
+pub const SWE_AGENT_REVIEW: &str = "Thank you for your work on this issue. Please carefully follow the steps below to help review your changes.\n\n1. If you made any changes to your code after running the reproduction script, please run the reproduction script again.\n  If the reproduction script is failing, please revisit your changes and make sure they are correct.\n  If you have already removed your reproduction script, please ignore this step.\n2. Remove your reproduction script (if you haven't done so already).\n3. If you have modified any TEST files, please revert them to the state they had before you started fixing the issue.\n  You can do this with `git checkout -- /path/to/test/file.py`. Use below <diff> to find the files you need to revert.\n4. Run the submit command again to confirm.\n\nHere is a list of all of your changes:\n\n<diff>\n{{diff}}\n</diff>\n";
 pub const MINI_TIMEOUT: &str = "The last command <command>{{action['action']}}</command> timed out and has been killed.\nThe output of the command was:\n <output>\n{{output}}\n</output>\nPlease try another command and make sure to avoid those requiring interactive input.";
 
 /// An agent's conventions.
@@ -44,6 +48,16 @@ pub struct Dialect {
     pub observation_template: String,
     pub format_error_template: String,
     pub timeout_template: String,
+    /// SWE-agent 1.x: its own format error template (`agent.tools.format_error_template`).
+    pub swe_format_error: Option<String>,
+    /// SWE-agent 1.x `review_on_submit`: the messages the first `submit`s answer with, in turn,
+    /// before the one that submits (`{{diff}}` is the patch).
+    pub review_messages: Vec<String>,
+    /// SWE-agent's window height and scroll overlap (`WINDOW`, `OVERLAP`).
+    pub window: i64,
+    pub overlap: Option<i64>,
+    /// The working directory the agent's configuration names (mini-swe-agent `cwd`).
+    pub configured_cwd: Option<String>,
     /// One shell session for the whole run (state persists) instead of `bash -c` per command.
     pub persistent_shell: bool,
     pub timeout: Duration,
@@ -62,6 +76,11 @@ impl Dialect {
             observation_template: MINI_OBSERVATION.into(),
             format_error_template: MINI_FORMAT_ERROR.into(),
             timeout_template: MINI_TIMEOUT.into(),
+            swe_format_error: None,
+            review_messages: Vec::new(),
+            window: 100,
+            overlap: None,
+            configured_cwd: None,
             persistent_shell: !matches!(agent, Agent::MiniSweAgent | Agent::Generic),
             timeout: Duration::from_secs(match agent {
                 Agent::MiniSweAgent => 60,
@@ -89,9 +108,15 @@ impl Dialect {
                 d.generation = swe_agent_generation(t, any_calls);
                 d.replace_message = replace_message(t);
                 d.tool_calls = any_calls;
+                if let Some(file) = read_json(&t.source) {
+                    d.read_swe_agent_config(&file);
+                }
             }
             Agent::MiniSweAgent => {
                 d.tool_calls = any_calls;
+                if any_calls {
+                    d.format_error_template = "{{ error }}".into();
+                }
                 d.read_mini_config(t);
             }
             _ => {}
@@ -99,12 +124,68 @@ impl Dialect {
         d
     }
 
-    /// mini-swe-agent keeps its templates and environment in `info.config`.
-    fn read_mini_config(&mut self, t: &Trajectory) {
-        let Ok(bytes) = std::fs::read(&t.source) else {
+    /// Where the recorded agent worked: its configured working directory, else what
+    /// [`detect_root`] reads from the log.
+    pub fn recorded_root(&self, t: &Trajectory) -> Option<RootGuess> {
+        match &self.configured_cwd {
+            Some(cwd) => Some(RootGuess {
+                path: cwd.clone(),
+                evidence: "the agent's configured working directory",
+            }),
+            None => detect_root(t),
+        }
+    }
+
+    /// SWE-agent 1.x keeps its configuration in `replay_config` (an object or a JSON string).
+    fn read_swe_agent_config(&mut self, file: &Value) {
+        let config = match file.get("replay_config") {
+            Some(Value::String(s)) => serde_json::from_str::<Value>(s).unwrap_or(Value::Null),
+            Some(v) => v.clone(),
+            None => return,
+        };
+        let Some(tools) = config.pointer("/agent/tools") else {
             return;
         };
-        let Ok(file) = serde_json::from_slice::<Value>(&bytes) else {
+        if let Some(t) = tools.get("format_error_template").and_then(Value::as_str) {
+            self.swe_format_error = Some(t.to_string());
+        }
+        let env = tools.get("env_variables");
+        let int = |k: &str| {
+            env.and_then(|e| e.get(k))
+                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()))
+        };
+        if let Some(w) = int("WINDOW") {
+            self.window = w;
+        }
+        self.overlap = int("OVERLAP");
+        let reviews = tools
+            .pointer("/registry_variables/SUBMIT_REVIEW_MESSAGES")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| m.as_str().map(String::from))
+                    .collect::<Vec<_>>()
+            });
+        let bundled = tools
+            .get("bundles")
+            .and_then(Value::as_array)
+            .is_some_and(|b| {
+                b.iter().any(|x| {
+                    x.get("path")
+                        .and_then(Value::as_str)
+                        .is_some_and(|p| p.contains("review_on_submit"))
+                })
+            });
+        self.review_messages = match reviews {
+            Some(messages) => messages,
+            None if bundled => vec![SWE_AGENT_REVIEW.to_string()],
+            None => Vec::new(),
+        };
+    }
+
+    /// mini-swe-agent keeps its templates and environment in `info.config`.
+    fn read_mini_config(&mut self, t: &Trajectory) {
+        let Some(file) = read_json(&t.source) else {
             return;
         };
         let Some(config) = file.pointer("/info/config") else {
@@ -129,12 +210,16 @@ impl Dialect {
         }
         if let Some(r) = pick("action_regex") {
             self.action_regex = format!("(?s){r}");
-        } else if self.observation_template.contains("mswea")
-            || bytes_contain(&bytes, b"mswea_bash_command")
-        {
+        } else if file.to_string().contains("mswea_bash_command") {
             self.action_regex = r"(?s)```mswea_bash_command\s*\n(.*?)\n```".into();
         }
         let env = config.get("environment");
+        self.configured_cwd = env
+            .and_then(|e| e.get("cwd"))
+            .and_then(Value::as_str)
+            .filter(|c| c.starts_with('/'))
+            .map(|c| c.trim_end_matches('/').to_string())
+            .filter(|c| !c.is_empty());
         if let Some(secs) = env.and_then(|e| e.get("timeout")).and_then(Value::as_u64) {
             self.timeout = Duration::from_secs(secs);
         }
@@ -250,8 +335,8 @@ fn replace_message(t: &Trajectory) -> ReplaceMessage {
     ReplaceMessage::Checklist
 }
 
-fn bytes_contain(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+fn read_json(path: &std::path::Path) -> Option<Value> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
 #[cfg(test)]

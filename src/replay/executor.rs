@@ -149,6 +149,8 @@ pub struct Executor {
     claude: ClaudeCode,
     llama: Llama,
     workspace: Option<Workspace>,
+    /// `submit`s answered with a review message so far (SWE-agent `review_on_submit`).
+    reviews_given: usize,
 }
 
 impl Executor {
@@ -202,7 +204,8 @@ impl Executor {
         let generation = dialect.generation;
         Ok(Executor {
             windowed: Windowed::new(generation, launcher)
-                .with_replace_message(dialect.replace_message),
+                .with_replace_message(dialect.replace_message)
+                .with_window(dialect.window, dialect.overlap),
             editor: Editor::new(flavour),
             claude: ClaudeCode::new(),
             llama: Llama::new(),
@@ -211,6 +214,7 @@ impl Executor {
             files,
             shell,
             workspace,
+            reviews_given: 0,
         })
     }
 
@@ -313,6 +317,17 @@ impl Executor {
             .shell
             .run(&format!("cd {root} && git add -A && git diff --cached"))?;
         let patch = out.output;
+        if let Some(review) = self.dialect.review_messages.get(self.reviews_given) {
+            self.reviews_given += 1;
+            return Ok(Observation {
+                text: review.replace("{{diff}}", &patch),
+                exit_code: out.exit_code,
+                timed_out: out.timed_out,
+                is_error: false,
+                submitted: None,
+                support: Support::Native("submit".into()),
+            });
+        }
         let text = match (self.dialect.agent, self.dialect.generation) {
             (Agent::SweAgent, Generation::V0) => format!("\n{patch}"),
             _ => patch.clone(),

@@ -183,27 +183,40 @@ pub fn detect_root(t: &Trajectory) -> Option<RootGuess> {
     prefix_vote(t)
 }
 
-/// Absolute paths in the actions and tool arguments, voted by their likely repository part.
+/// Absolute paths in the actions and tool arguments, voted by their likely repository part;
+/// then, when the actions use relative paths only, the paths in the observations
+/// (tracebacks: `File "/testbed/pkg/x.py"`).
 fn prefix_vote(t: &Trajectory) -> Option<RootGuess> {
     let re = ABSOLUTE.as_ref()?;
-    let mut votes: HashMap<String, usize> = HashMap::new();
-    for step in &t.steps {
-        let args = step.tool_calls.iter().map(|c| c.arguments.as_str());
-        for text in std::iter::once(step.action.as_str()).chain(args) {
-            for cap in re.captures_iter(text) {
+    let vote = |texts: &mut dyn Iterator<Item = &str>| {
+        let mut votes: HashMap<String, usize> = HashMap::new();
+        for text in texts {
+            let scan = &text[..floor_boundary(text, 16 * 1024)];
+            for cap in re.captures_iter(scan) {
                 if let Some(root) = cap.get(1).and_then(|m| repository_part(m.as_str())) {
                     *votes.entry(root).or_default() += 1;
                 }
             }
         }
-    }
-    votes
-        .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-        .map(|(path, _)| RootGuess {
+        votes
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|(path, _)| path)
+    };
+    let mut actions = t.steps.iter().flat_map(|s| {
+        std::iter::once(s.action.as_str()).chain(s.tool_calls.iter().map(|c| c.arguments.as_str()))
+    });
+    if let Some(path) = vote(&mut actions) {
+        return Some(RootGuess {
             path,
             evidence: "paths in the actions",
-        })
+        });
+    }
+    let mut observations = t.steps.iter().take(400).map(|s| s.observation.as_str());
+    vote(&mut observations).map(|path| RootGuess {
+        path,
+        evidence: "paths in the observations",
+    })
 }
 
 /// `/testbed/x` → `/testbed`; `/workspace/django/x` → `/workspace/django`; `/django__django/x`
@@ -303,5 +316,16 @@ mod tests {
         );
         let empty = Trajectory::new("y.json", Format::ChatMessages);
         assert_eq!(detect_root(&empty), None);
+        let mut t = Trajectory::new("z.traj.json", Format::MiniSweAgent);
+        t.steps.push(Step {
+            action: "python3 -c 'import pkg'".into(),
+            observation: "Traceback (most recent call last):\n  File \"/testbed/pkg/x.py\", line 8"
+                .into(),
+            ..Step::default()
+        });
+        assert_eq!(
+            detect_root(&t).map(|g| g.evidence),
+            Some("paths in the observations")
+        );
     }
 }

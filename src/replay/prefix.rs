@@ -102,12 +102,21 @@ pub fn replay_prefix(
                     Some(why) => (action, StepOutcome::NotReplayable { why }, String::new()),
                     None => {
                         let mut texts = Vec::new();
+                        let mut submission = None;
                         for call in &calls {
                             let obs = exec.execute(&call.action)?;
                             report.submitted |= obs.submitted.is_some();
+                            submission = submission.or(obs.submitted);
                             texts.push(obs.text);
                         }
-                        let outcome = compare(&step.observation, &texts, &subs, options);
+                        // Logs that end with an exit record (mini-swe-agent 2.x) keep the
+                        // submission there, not as the last step's observation.
+                        let outcome = match (&submission, &t.submission) {
+                            (Some(ours), Some(theirs)) if step.observation.trim().is_empty() => {
+                                compare(theirs, std::slice::from_ref(ours), &subs, options)
+                            }
+                            _ => compare(&step.observation, &texts, &subs, options),
+                        };
                         (action, outcome, texts.join("\n"))
                     }
                 }

@@ -66,6 +66,15 @@ impl Windowed {
         self
     }
 
+    /// The window height, and the scroll overlap when the configuration names one.
+    pub fn with_window(mut self, window: i64, overlap: Option<i64>) -> Windowed {
+        self.window = window.max(1);
+        if let Some(o) = overlap {
+            self.overlap = o;
+        }
+        self
+    }
+
     pub fn open_file(&self) -> Option<&str> {
         self.file.as_deref()
     }
