@@ -112,6 +112,7 @@ impl Dialect {
                     d.read_swe_agent_config(&file);
                 }
             }
+            Agent::ClaudeCode | Agent::Generic => d.configured_cwd = logged_cwd(&t.source),
             Agent::MiniSweAgent => {
                 d.tool_calls = any_calls;
                 if any_calls {
@@ -333,6 +334,28 @@ fn replace_message(t: &Trajectory) -> ReplaceMessage {
         }
     }
     ReplaceMessage::Checklist
+}
+
+/// The `cwd` a session log records (Claude Code on every line, Codex in `session_meta`),
+/// read from its first lines.
+fn logged_cwd(path: &std::path::Path) -> Option<String> {
+    use std::io::{BufRead, BufReader};
+    let file = std::fs::File::open(path).ok()?;
+    for line in BufReader::new(file).lines().take(200) {
+        let line = line.ok()?;
+        let Some(at) = line.find("\"cwd\"") else {
+            continue;
+        };
+        let rest = line[at + 5..].trim_start().strip_prefix(':')?.trim_start();
+        let value: String = serde_json::Deserializer::from_str(rest)
+            .into_iter::<String>()
+            .next()
+            .and_then(Result::ok)?;
+        if value.starts_with('/') {
+            return Some(value.trim_end_matches('/').to_string());
+        }
+    }
+    None
 }
 
 fn read_json(path: &std::path::Path) -> Option<Value> {
