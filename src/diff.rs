@@ -36,10 +36,13 @@ pub use align::{AlignedPair, RunComparison, compare_runs, normalise_action};
 pub use context::{ContextChange, ContextDiff, context_diff};
 pub use dataset::{DatasetError, GoldPatches, Localization, localization};
 pub use edit::{ContextChunk, Edit, EditOp, Uninterpreted};
+// Replay reads Llama answers and command lines with the same readers.
+pub use interpret::pythonic_calls;
 pub use patch::{DiffLine, FileChange, FileDiff, Hunk, LineKind, parse_patch};
 pub use paths::{Paths, same_file};
 pub use reconstruct::{
     CumulativeChange, EditOutcome, EditStatus, FileSnapshot, Reconstruction, churn,
 };
 pub use repeat::{RepeatedRun, normalise_command, repeated_commands};
+pub use shell::{Pipeline as ShellPipeline, parse as parse_shell};
 pub use unified::diff_texts;
