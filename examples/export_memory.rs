@@ -11,7 +11,9 @@ use trajscope::formats::{Loaded, load_file};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let path = args.first().ok_or("usage: export_memory FILE [markdown|html] [--no-diffs]")?;
+    let path = args
+        .first()
+        .ok_or("usage: export_memory FILE [markdown|html] [--no-diffs]")?;
     let html = args.iter().any(|a| a == "html");
     let diffs = !args.iter().any(|a| a == "--no-diffs");
     let Loaded::Trajectories(mut ts) = load_file(std::path::Path::new(path))? else {
@@ -58,9 +60,5 @@ fn kb(field: &str) -> Result<u64, Box<dyn std::error::Error>> {
         .lines()
         .find(|l| l.starts_with(field))
         .ok_or("no such field")?;
-    Ok(line
-        .split_whitespace()
-        .nth(1)
-        .ok_or("no value")?
-        .parse()?)
+    Ok(line.split_whitespace().nth(1).ok_or("no value")?.parse()?)
 }

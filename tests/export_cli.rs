@@ -52,7 +52,8 @@ fn in_code(text: &str) -> String {
 }
 
 fn steps_of(path: &str) -> Vec<serde_json::Value> {
-    let json: serde_json::Value = serde_json::from_str(&trajscope(&["show", path, "--json"])).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&trajscope(&["show", path, "--json"])).unwrap();
     json["steps"].as_array().unwrap().clone()
 }
 
@@ -82,8 +83,14 @@ fn every_action_and_observation_comes_back_whole_from_github_markdown() {
                 checked += 1;
             }
         }
-        assert!(checked >= steps.len(), "{rel}: only {checked} blocks checked");
-        assert!(html.contains("<h2>Final patch</h2>\n<pre lang=\"diff\">"), "{rel}");
+        assert!(
+            checked >= steps.len(),
+            "{rel}: only {checked} blocks checked"
+        );
+        assert!(
+            html.contains("<h2>Final patch</h2>\n<pre lang=\"diff\">"),
+            "{rel}"
+        );
     }
 }
 
@@ -100,7 +107,10 @@ fn one_step_pastes_as_a_heading_and_its_blocks() {
     );
     let html = gfm(&md);
     assert_eq!(html.matches("<h3>").count(), 1);
-    assert!(html.contains("<pre lang=\"python\"><code>edit 223:237\n"), "{html}");
+    assert!(
+        html.contains("<pre lang=\"python\"><code>edit 223:237\n"),
+        "{html}"
+    );
     let range = trajscope(&["export", path, "--steps", "4..6", "--markdown"]);
     let headings: Vec<&str> = range.lines().filter(|l| l.starts_with("### ")).collect();
     assert_eq!(headings.len(), 3);
@@ -114,10 +124,18 @@ fn the_html_page_has_every_step_and_ends_whole() {
     };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("page.html");
-    let result = run(&["export", path.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    let result = run(&[
+        "export",
+        path.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert!(result.status.success());
     let said = String::from_utf8_lossy(&result.stderr);
-    assert!(said.starts_with(&format!("trajscope: wrote {} (28 steps, ", out.display())), "{said}");
+    assert!(
+        said.starts_with(&format!("trajscope: wrote {} (28 steps, ", out.display())),
+        "{said}"
+    );
     let html = std::fs::read_to_string(&out).unwrap();
     assert_eq!(html.matches("<section class=\"step").count(), 28);
     for k in 1..=28 {
@@ -143,7 +161,10 @@ fn mistakes_are_refused_before_anything_is_written() {
     let wrong_step = run(&["export", path, "--step", "99", "-o", out]);
     assert!(!wrong_step.status.success());
     let said = String::from_utf8_lossy(&wrong_step.stderr);
-    assert!(said.contains("no step 99; steps are numbered 1 to 28"), "{said}");
+    assert!(
+        said.contains("no step 99; steps are numbered 1 to 28"),
+        "{said}"
+    );
     assert!(!Path::new(out).exists());
 
     let no_format = run(&["export", path]);
@@ -158,8 +179,16 @@ fn mistakes_are_refused_before_anything_is_written() {
     assert!(String::from_utf8_lossy(&onto_input.stderr).contains("never overwrites a log"));
 
     // The format follows the output's extension.
-    assert!(run(&["export", path, "--step", "1", "-o", out]).status.success());
-    assert!(std::fs::read_to_string(out).unwrap().starts_with("**sympy__sympy-12489**"));
+    assert!(
+        run(&["export", path, "--step", "1", "-o", out])
+            .status
+            .success()
+    );
+    assert!(
+        std::fs::read_to_string(out)
+            .unwrap()
+            .starts_with("**sympy__sympy-12489**")
+    );
 }
 
 #[test]
@@ -179,7 +208,10 @@ fn completions_and_man_pages_come_from_the_cli_and_stay_out_of_the_help() {
     }
     let help = trajscope(&["--help"]);
     assert!(help.contains("export"));
-    assert!(!help.contains("completions") && !help.contains("\n  man "), "{help}");
+    assert!(
+        !help.contains("completions") && !help.contains("\n  man "),
+        "{help}"
+    );
 }
 
 #[test]
@@ -206,6 +238,9 @@ fn the_version_names_the_git_revision() {
         Some(head) if own_checkout && std::env::var_os("TRAJSCOPE_GIT_REV").is_none() => {
             assert_eq!(rev, head)
         }
-        _ => assert!(rev == "unknown" || rev.chars().all(|c| c.is_ascii_hexdigit()), "{rev}"),
+        _ => assert!(
+            rev == "unknown" || rev.chars().all(|c| c.is_ascii_hexdigit()),
+            "{rev}"
+        ),
     }
 }
