@@ -21,6 +21,7 @@ mod action;
 mod dialect;
 mod executor;
 mod files;
+pub mod fork;
 mod normalise;
 mod paths;
 mod prefix;
