@@ -18,6 +18,7 @@
 //!    → [`Observation`] (its `submitted` ends the run).
 
 mod action;
+pub mod agent;
 mod dialect;
 mod executor;
 mod files;
