@@ -1,21 +1,24 @@
-//! Replay, the half that does not talk to a model: the scratch copy of the repository
+//! Replay: re-running an agent from a step of a recorded trajectory.
+//!
+//! The half that does not talk to a model: the scratch copy of the repository
 //! ([`Workspace`]), the agent's conventions ([`Dialect`]), reading a model answer or a recorded
 //! step as actions ([`parse_answer`], [`recorded`]), carrying actions out ([`Executor`]: bash
 //! with timeouts and an output cap, native editor tools, submission, path mapping), and
 //! re-running a recorded prefix with a check of every observation ([`replay_prefix`]).
 //!
-//! It knows nothing of model backends, the terminal UI or async runtimes: the agent loop that
-//! drives a live model (and the fork writer) sits on top of this layer. Input files are only
-//! read; the user's repository is never written.
+//! On top of it, the live half: what step k's model is sent ([`input`]), the agent loop as a
+//! pure state machine ([`agent`]), the fork writer ([`fork`]), and the driver that runs a loop
+//! or a resample against a `backend` ([`driver`], the only async part). No terminal, no
+//! printing. Input files are only read; the user's repository is never written.
 //!
 //! The loop's use, in order:
 //! 1. `Dialect::of(&trajectory)`, `detect_root(&trajectory)` (or a root the user names);
 //! 2. `Executor::new(dialect, Sandbox::Scratch(Workspace::create(path)?), root, limits)`, or
 //!    `Sandbox::Container { launcher }` for `--exec-prefix`;
 //! 3. `replay_prefix(&trajectory, k, &mut executor, options, progress)` → [`PrefixReport`];
-//! 4. per model answer: `parse_answer(executor.dialect(), &message)` → calls, or a
-//!    [`FormatError`] whose message goes back to the model; `executor.execute(&call.action)`
-//!    → [`Observation`] (its `submitted` ends the run).
+//! 4. `ForkWriter::create(&trajectory, k, origin, "continue")`, then
+//!    `driver::run_live(backend, AgentLoop::new(dialect, limits, input::context_at(..)), ..)`,
+//!    which parses each answer, executes it and writes the fork after every step.
 
 mod action;
 pub mod agent;
