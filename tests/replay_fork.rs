@@ -313,3 +313,32 @@ async fn the_command_prints_the_fork_path_last_even_when_the_backend_fails() {
             .contains("context too long")
     );
 }
+
+#[test]
+fn an_edited_context_is_what_the_dry_run_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = dir.path().join("tinycalc__tinycalc-1.traj.json");
+    std::fs::copy(samples().join(MINI), &parent).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajscope"))
+        .arg("replay")
+        .arg(&parent)
+        .args(["--step", "3", "--edit", "--dry-run", "--json"])
+        .args(["--base-url", "http://127.0.0.1:9", "--model", "m"])
+        .env("XDG_CONFIG_HOME", dir.path().join("no-config"))
+        .env_remove("VISUAL")
+        .env("EDITOR", "sed -i s/floor.division/FLOOR-DIVISION/g")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json["note"].as_str().unwrap().contains("edited"));
+    let body = json["requests"][0]["body"].to_string();
+    assert!(body.contains("FLOOR-DIVISION"));
+    assert!(!body.contains("floor division"));
+    // A dry run writes nothing.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
