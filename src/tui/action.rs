@@ -84,6 +84,7 @@ actions! {
     CopyAction => "copy_action", "copy the action (or this tab's text) to the clipboard";
     CopyObservation => "copy_observation", "copy the observation to the clipboard";
     OpenInEditor => "open_in_editor", "open this step (or tab) in $EDITOR";
+    ToggleFollow => "toggle_follow", "follow the newest step as a live trajectory grows (on by default)";
 
     Confirm => "confirm", "accept";
     Cancel => "cancel", "cancel";

@@ -32,6 +32,9 @@ pub enum Effect {
     Copy { text: String, what: String },
     /// Show text in `$EDITOR`, the terminal suspended meanwhile.
     Edit { text: String, name: String },
+    /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
+    /// Runs until cancelled.
+    Watch { roots: Vec<PathBuf> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
 }
@@ -44,6 +47,7 @@ pub enum TaskKey {
     Document,
     Search,
     Grep,
+    Watch,
 }
 
 impl Effect {
@@ -54,6 +58,7 @@ impl Effect {
             Effect::BuildDocument(_) => Some(TaskKey::Document),
             Effect::Search { .. } => Some(TaskKey::Search),
             Effect::Grep { .. } => Some(TaskKey::Grep),
+            Effect::Watch { .. } => Some(TaskKey::Watch),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
         }
     }

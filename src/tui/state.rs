@@ -8,6 +8,7 @@ pub mod finder;
 pub mod grep;
 pub mod help;
 pub mod list;
+pub mod live;
 pub mod prompt;
 pub mod run;
 pub mod search;
@@ -24,6 +25,7 @@ use finder::FinderState;
 use grep::GrepState;
 use help::HelpState;
 use list::ListCursor;
+use live::LiveState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
 use run::RunState;
@@ -111,6 +113,7 @@ pub struct State {
     pub search: SearchState,
     pub documents: Documents,
     pub notice: Option<Notice>,
+    pub live: LiveState,
     pub size: Size,
     pub keymap: Arc<Keymap>,
     pub theme: Arc<Theme>,
@@ -134,6 +137,7 @@ impl State {
             search: SearchState::default(),
             documents: Documents::default(),
             notice: None,
+            live: LiveState::default(),
             size,
             keymap: Arc::new(config.keymap),
             theme: Arc::new(config.theme),

@@ -7,6 +7,7 @@ mod finder;
 mod grep;
 mod header;
 mod help;
+mod live;
 mod popup;
 mod problems;
 mod run;

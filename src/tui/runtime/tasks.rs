@@ -79,6 +79,9 @@ impl Tasks {
                 .await;
                 let _ = tx.send(Msg::GrepDone { id });
             }),
+            Effect::Watch { roots } => tokio::task::spawn_blocking(move || {
+                job::live::watch(&roots, &|msg| tx.send(msg).is_ok(), &flag);
+            }),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => return,
         };
         self.running.insert(key, (handle.abort_handle(), cancel));
