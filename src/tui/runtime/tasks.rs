@@ -45,6 +45,9 @@ impl Tasks {
             Effect::LoadTrajectory { id, source } => {
                 blocking(tx, move || Some(job::load_trajectory(id, &source)))
             }
+            Effect::LoadCompare { id, a, b } => {
+                blocking(tx, move || Some(job::load_compare(id, &a, &b)))
+            }
             Effect::BuildDocument(request) => {
                 blocking(tx, move || job::build_document(&request, &flag))
             }
