@@ -18,9 +18,11 @@
 //!    → [`Observation`] (its `submitted` ends the run).
 
 mod action;
+pub mod agent;
 mod dialect;
 mod executor;
 mod files;
+pub mod fork;
 mod normalise;
 mod paths;
 mod prefix;
