@@ -20,9 +20,11 @@
 mod action;
 pub mod agent;
 mod dialect;
+pub mod driver;
 mod executor;
 mod files;
 pub mod fork;
+pub mod input;
 mod normalise;
 mod paths;
 mod prefix;

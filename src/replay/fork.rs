@@ -348,10 +348,16 @@ fn temp_in(path: &Path, bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".trajscope-fork-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".trajscope-fork-").suffix(".tmp");
+    // A fork is an ordinary log file, readable like the one it came from (not the 0600 of a
+    // temporary file).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut temp = builder.tempfile_in(dir)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;
     Ok(temp)
