@@ -3,6 +3,7 @@
 
 use super::document::DocRequest;
 use super::search::Query;
+use super::state::compare::Other;
 use super::state::trajectory::TrajectoryRef;
 use crate::model::Trajectory;
 use std::path::PathBuf;
@@ -14,6 +15,8 @@ pub enum Effect {
     LoadRun { roots: Vec<PathBuf> },
     /// Read one trajectory in full.
     LoadTrajectory { id: u64, source: TrajectoryRef },
+    /// Read two trajectories and align them.
+    LoadCompare { id: u64, a: TrajectoryRef, b: Other },
     /// Highlight and wrap a page of the right pane.
     BuildDocument(DocRequest),
     /// Find every hit of `query` in the open trajectory.
@@ -44,6 +47,7 @@ pub enum Effect {
 pub enum TaskKey {
     Run,
     Trajectory,
+    Compare,
     Document,
     Search,
     Grep,
@@ -55,6 +59,7 @@ impl Effect {
         match self {
             Effect::LoadRun { .. } => Some(TaskKey::Run),
             Effect::LoadTrajectory { .. } => Some(TaskKey::Trajectory),
+            Effect::LoadCompare { .. } => Some(TaskKey::Compare),
             Effect::BuildDocument(_) => Some(TaskKey::Document),
             Effect::Search { .. } => Some(TaskKey::Search),
             Effect::Grep { .. } => Some(TaskKey::Grep),

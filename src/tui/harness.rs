@@ -127,6 +127,9 @@ impl Harness {
             Effect::LoadTrajectory { id, source } => {
                 queue.push_back(job::load_trajectory(id, &source));
             }
+            Effect::LoadCompare { id, a, b } => {
+                queue.push_back(job::load_compare(id, &a, &b));
+            }
             Effect::BuildDocument(request) => {
                 queue.extend(job::build_document(&request, &never));
             }

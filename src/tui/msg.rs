@@ -9,6 +9,7 @@ use super::document::{DocKey, Document};
 use super::keymap::Key;
 use super::search::Hit;
 use super::state::Notice;
+use super::state::compare::Compared;
 use super::state::grep::GrepMatch;
 use super::state::trajectory::LoadedTrajectory;
 use crate::model::{LoadFailure, ResultsSource, TrajectorySummary};
@@ -42,6 +43,10 @@ pub enum Msg {
     TrajectoryLoaded {
         id: u64,
         result: Result<Box<LoadedTrajectory>, String>,
+    },
+    CompareLoaded {
+        id: u64,
+        result: Result<Arc<Compared>, String>,
     },
     DocumentReady {
         key: DocKey,

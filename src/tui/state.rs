@@ -3,6 +3,7 @@
 //! A screen (`Run`, `Trajectory`, later `Dashboard`, `Compare`) is a [`Screen`] variant with
 //! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
 
+pub mod compare;
 pub mod documents;
 pub mod finder;
 pub mod grep;
@@ -20,6 +21,7 @@ use super::keymap::Keymap;
 use super::layer::Layer;
 use super::layout;
 use super::theme::Theme;
+use compare::CompareState;
 use documents::Documents;
 use finder::FinderState;
 use grep::GrepState;
@@ -39,6 +41,8 @@ use trajectory::TrajectoryState;
 pub enum Screen {
     Run,
     Trajectory,
+    /// Two runs of one task side by side.
+    Compare,
 }
 
 impl Screen {
@@ -46,6 +50,7 @@ impl Screen {
         match self {
             Screen::Run => Layer::Run,
             Screen::Trajectory => Layer::Trajectory,
+            Screen::Compare => Layer::Compare,
         }
     }
 }
@@ -108,6 +113,8 @@ pub struct State {
     pub screen: Screen,
     pub run: RunState,
     pub trajectory: Option<TrajectoryState>,
+    /// Marked trajectories and the compare screen.
+    pub compare: CompareState,
     pub overlay: Option<Overlay>,
     pub prompt: Option<Prompt>,
     pub search: SearchState,
@@ -132,6 +139,7 @@ impl State {
             screen: Screen::Run,
             run: RunState::new(roots),
             trajectory: None,
+            compare: CompareState::default(),
             overlay: (!config.problems.is_empty()).then(|| Overlay::Problems(config.problems)),
             prompt: None,
             search: SearchState::default(),
@@ -206,6 +214,7 @@ impl State {
             trajectory: self.trajectory.as_ref()?.trajectory.clone()?,
             theme: self.theme.clone(),
             fold_lines: self.options.fold_lines,
+            analysis: self.trajectory.as_ref()?.analysis.clone(),
         })
     }
 }

@@ -6,6 +6,7 @@
 //! and the document the right pane needs is requested if it is not built yet.
 
 mod clipboard;
+mod compare;
 mod document;
 mod finder;
 mod global;
@@ -61,6 +62,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
         Msg::RunLoaded => run::loaded(state, &mut fx),
         Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
+        Msg::CompareLoaded { id, result } => compare::loaded(state, id, result),
         Msg::DocumentReady { key, document } => state.documents.insert(key, document),
         Msg::SearchDone {
             trajectory,
@@ -99,6 +101,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Global => global::action(state, action, fx),
         Layer::Run => run::action(state, action, fx),
         Layer::Trajectory => trajectory::action(state, action, fx),
+        Layer::Compare => compare::action(state, action),
         Layer::Prompt => prompt::action(state, action, fx),
         Layer::Finder => finder::action(state, action, fx),
         Layer::Grep => grep::action(state, action, fx),

@@ -1,6 +1,6 @@
 //! The run table: moving, opening, sorting, filtering; and the run filling in as files load.
 
-use super::{finder, list, prompt, trajectory};
+use super::{compare, finder, list, prompt, trajectory};
 use crate::model::LoadFailure;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
@@ -35,6 +35,8 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             state.run.refresh();
         }
         Action::FindTrajectory => finder::open_trajectories(state),
+        Action::Mark => compare::mark(state),
+        Action::Compare => compare::open(state, fx),
         _ => {}
     }
 }

@@ -74,7 +74,11 @@ fn place(state: &State) -> String {
             };
             format!("{position}{}{step}", clip(&t.title, 40))
         }
-        _ => format!("RUN {}", state.run.visible.len()),
+        (Screen::Compare, _) => super::compare::place(state),
+        _ => match state.compare.marked.len() {
+            0 => format!("RUN {}", state.run.visible.len()),
+            n => format!("RUN {} · {n} marked", state.run.visible.len()),
+        },
     }
 }
 
@@ -128,6 +132,14 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::Search, "search"),
             (Action::ShowContext, "context"),
             (Action::ShowPatch, "patch"),
+            (Action::ScrollPageDown, "scroll"),
+        ],
+        Layer::Compare => &[
+            (Action::Help, "help"),
+            (Action::Back, "back"),
+            (Action::Down, "step"),
+            (Action::NextDivergence, "divergence"),
+            (Action::TogglePatches, "patches"),
             (Action::ScrollPageDown, "scroll"),
         ],
         Layer::Finder => &[(Action::Confirm, "open"), (Action::Cancel, "close")],
