@@ -209,3 +209,216 @@ pub fn toggle_follow(state: &mut State) {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{opened, press, run, send, trajectory};
+    use crate::metrics::Firing;
+    use crate::model::{Trajectory, TrajectorySummary};
+    use crate::tui::msg::{LiveFile, LiveMsg, LiveTrajectory, Msg};
+    use crate::tui::state::State;
+    use crate::tui::state::trajectory::LoadedTrajectory;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    fn live(t: Trajectory, alerts: Vec<Firing>) -> LiveTrajectory {
+        LiveTrajectory {
+            summary: TrajectorySummary::of(&t),
+            loaded: Arc::new(LoadedTrajectory::new(t)),
+            alerts,
+        }
+    }
+
+    fn file(path: &str, trajectories: Vec<LiveTrajectory>) -> Msg {
+        Msg::Live(LiveMsg::File(LiveFile {
+            path: PathBuf::from(path),
+            trajectories,
+            removed: false,
+        }))
+    }
+
+    /// `a` as the agent has written it so far: `n` steps, no exit status yet.
+    fn a_growing(n: usize) -> Trajectory {
+        let mut t = trajectory("run/a.traj", n, 3);
+        t.instance_id = "a".into();
+        t
+    }
+
+    fn selected(state: &State) -> Option<usize> {
+        state.trajectory.as_ref().and_then(|t| t.step_index())
+    }
+
+    #[test]
+    fn on_the_last_step_the_cursor_follows_the_newest() {
+        let (mut state, _) = opened(5, 3);
+        press(&mut state, "G");
+        assert_eq!(selected(&state), Some(5));
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(7), vec![])]),
+        );
+        assert_eq!(selected(&state), Some(7));
+        assert_eq!(super::unseen_steps(&state), 0);
+        let t = state.trajectory.as_ref().unwrap();
+        assert_eq!(t.steps.len(), 7);
+        assert_eq!(t.trajectory.as_ref().unwrap().steps.len(), 7);
+    }
+
+    #[test]
+    fn scrolled_up_the_view_stays_and_new_steps_are_counted() {
+        let (mut state, _) = opened(5, 3);
+        press(&mut state, "G");
+        press(&mut state, "kk");
+        assert_eq!(selected(&state), Some(3));
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(6), vec![])]),
+        );
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(8), vec![])]),
+        );
+        assert_eq!(selected(&state), Some(3), "the view does not move");
+        assert_eq!(super::unseen_steps(&state), 3);
+        // Moving down past them uses them up.
+        press(&mut state, "jjjj");
+        assert_eq!(super::unseen_steps(&state), 1);
+        press(&mut state, "G");
+        assert_eq!(super::unseen_steps(&state), 0);
+    }
+
+    #[test]
+    fn f_turns_follow_off_and_on() {
+        let (mut state, _) = opened(5, 3);
+        press(&mut state, "G");
+        press(&mut state, "F");
+        assert!(!state.live.follow);
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(6), vec![])]),
+        );
+        assert_eq!(selected(&state), Some(5), "not following");
+        assert_eq!(super::unseen_steps(&state), 1);
+        press(&mut state, "F");
+        assert!(state.live.follow);
+        assert_eq!(
+            selected(&state),
+            Some(6),
+            "follow on jumps to the newest step"
+        );
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(9), vec![])]),
+        );
+        assert_eq!(selected(&state), Some(9));
+    }
+
+    #[test]
+    fn steps_already_shown_are_kept_when_the_file_is_caught_mid_write() {
+        // The watch sends nothing for a torn read; a shorter rewrite (history changed) is
+        // shown as it is, with the cursor kept inside it.
+        let (mut state, _) = opened(5, 3);
+        press(&mut state, "G");
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(3), vec![])]),
+        );
+        let t = state.trajectory.as_ref().unwrap();
+        assert_eq!(t.steps.len(), 3);
+        assert_eq!(selected(&state), Some(3));
+    }
+
+    #[test]
+    fn rows_update_in_place_new_files_appear_and_running_is_marked() {
+        let mut state = run();
+        let rows = state.run.rows.len();
+        // `a` grows (no exit status yet): same row, new numbers, marked running.
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(20), vec![])]),
+        );
+        assert_eq!(state.run.rows.len(), rows);
+        let a = state
+            .run
+            .rows
+            .iter()
+            .find(|r| r.instance_id == "a")
+            .unwrap();
+        assert_eq!(a.steps, 20);
+        assert_eq!(a.resolved, None, "no eval result joined for it");
+        let key = (PathBuf::from("run/a.traj"), None);
+        assert!(state.live.is_running(&key));
+        assert_eq!(state.run.totals.steps, 20 + 40 + 7, "totals follow");
+
+        // A new file: a new row.
+        let mut d = trajectory("run/d.traj", 2, 1);
+        d.instance_id = "d".into();
+        send(&mut state, file("run/d.traj", vec![live(d, vec![])]));
+        assert_eq!(state.run.rows.len(), rows + 1);
+        assert!(state.live.is_running(&(PathBuf::from("run/d.traj"), None)));
+
+        // `a` finishes: no longer running.
+        let mut done = a_growing(21);
+        done.exit_status = Some("submitted".into());
+        send(&mut state, file("run/a.traj", vec![live(done, vec![])]));
+        assert!(!state.live.is_running(&key));
+
+        // The initial load's older reading of a live file is ignored.
+        send(
+            &mut state,
+            Msg::RunFile {
+                bytes: 1,
+                outcome: crate::tui::msg::FileOutcome::Trajectories(vec![
+                    super::super::testing::summary("d", 1, 0.0, None),
+                ]),
+            },
+        );
+        assert_eq!(state.run.rows.len(), rows + 1);
+
+        // Removed: its row goes.
+        send(
+            &mut state,
+            Msg::Live(LiveMsg::File(LiveFile {
+                path: PathBuf::from("run/d.traj"),
+                trajectories: Vec::new(),
+                removed: true,
+            })),
+        );
+        assert_eq!(state.run.rows.len(), rows);
+    }
+
+    #[test]
+    fn an_alert_flags_the_row_and_the_status_bar() {
+        let mut state = run();
+        let firing = Firing {
+            rule: "syntax_errors_in_a_row".into(),
+            description: String::new(),
+            step: 15,
+        };
+        send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(15), vec![firing])]),
+        );
+        let key = (PathBuf::from("run/a.traj"), None);
+        assert_eq!(state.live.alerts_of(&key).len(), 1);
+        let notice = state.notice.as_ref().unwrap();
+        assert!(notice.error);
+        assert_eq!(
+            notice.text,
+            "⚠ alert syntax_errors_in_a_row at step 15 of a"
+        );
+    }
+
+    #[test]
+    fn polling_is_remembered_for_the_status_bar() {
+        let mut state = run();
+        send(
+            &mut state,
+            Msg::Live(LiveMsg::Started {
+                polling: Some("/mnt/x is on a network filesystem".into()),
+            }),
+        );
+        assert!(state.live.active);
+        assert!(state.live.polling.is_some());
+    }
+}
