@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Loading benchmark (issue 2): `trajscope ls --json` over a run versus a plain Python
-# json.load of the same files, in the same hyperfine run. Prints the ratio.
+# json.load of the same files, in the same hyperfine run. Prints the ratio. Without the run
+# cache (`--no-cache`): with it, trajscope would only be reading its cache.
 #
 #   benches/load.sh [RUN_DIR]     (default: ../shared/corpus/coder-swebench-lite)
 set -euo pipefail
@@ -13,7 +14,7 @@ bin=target/release/trajscope
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 hyperfine --warmup 2 --runs "${RUNS:-10}" --export-json "$out/load.json" \
-  -n trajscope "$bin ls --json '$run' > /dev/null" \
+  -n trajscope "$bin ls --json --no-cache '$run' > /dev/null" \
   -n python "python3 benches/load_baseline.py '$run' > /dev/null"
 python3 - "$out/load.json" <<'PY'
 import json, sys
