@@ -8,9 +8,11 @@
 //! sums them per rule, split by resolved / unresolved / unknown, with the steps behind each
 //! count. [`Overview`] and [`Comparison`] give the run-level numbers and the two-run test;
 //! [`LabelSet`] keeps hand-made step labels in a sidecar file; [`Search`] is `trajscope grep`.
+//! Rules marked `alert` fire while a trajectory is followed live ([`firings`], [`AlertLog`]).
 //!
 //! Uses `model` and `formats`; knows nothing of terminals, async or printing.
 
+mod alert;
 mod compare;
 mod exit_kind;
 mod field;
@@ -29,6 +31,7 @@ pub mod stats;
 mod step_matches;
 mod tally;
 
+pub use alert::{AlertLog, Firing, firings, has_alerts};
 pub use compare::{Comparison, Pairing, RuleDelta, SIGNIFICANCE, SMALL_RUN, Verdict};
 pub use exit_kind::ExitKind;
 pub use field::{Field, made_tool_call, tool_calls_of};

@@ -78,12 +78,21 @@ actions! {
     ShowContext => "show_context", "show the model input at this step (exact or reconstructed)";
     ShowPatch => "show_patch", "show the final submitted patch";
     ShowTask => "show_task", "show the task (issue text) and trajectory details";
+    ShowDiff => "show_diff", "show what this step changed: file edits, model input, a re-run's output";
+    ShowTree => "show_tree", "show the working tree at this step and the submitted patch's check";
     NextPage => "next_page", "next tab of the right pane";
     PreviousPage => "previous_page", "previous tab of the right pane";
     ToggleFold => "toggle_fold", "fold or unfold a long observation";
     CopyAction => "copy_action", "copy the action (or this tab's text) to the clipboard";
     CopyObservation => "copy_observation", "copy the observation to the clipboard";
     OpenInEditor => "open_in_editor", "open this step (or tab) in $EDITOR";
+    ToggleFollow => "toggle_follow", "follow the newest step as a live trajectory grows (on by default)";
+
+    Mark => "mark", "mark this trajectory to compare it with another";
+    Compare => "compare", "compare the marked trajectory with this one (or this instance in another run, or a fork with its original)";
+    NextDivergence => "next_divergence", "next place where the two runs diverge";
+    PreviousDivergence => "previous_divergence", "previous place where the two runs diverge";
+    TogglePatches => "toggle_patches", "show the two final patches side by side, or the steps";
 
     Confirm => "confirm", "accept";
     Cancel => "cancel", "cancel";

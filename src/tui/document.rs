@@ -4,19 +4,25 @@
 //! visible rows as a preview until the full build arrives. Both builds wrap identically, so
 //! the view does not jump when the highlighted rows replace the plain ones.
 //!
-//! A new page (a per-step diff, a working tree) is a new [`Page`] variant and a file here.
+//! A new page is a new [`Page`] variant and a file here.
 
+pub mod analysis;
+pub mod compare;
 mod context;
+mod diff_lines;
+mod edits;
 pub mod highlight;
 mod lang;
 mod patch;
 mod step;
 mod task;
+mod tree;
 mod writer;
 
 use crate::model::Trajectory;
 use crate::tui::search::Field;
 use crate::tui::theme::Theme;
+pub use analysis::{Analysis, AnalysisCell};
 use ratatui::text::Line;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -30,10 +36,21 @@ pub enum Page {
     Context,
     Patch,
     Task,
+    /// What the step changed: its file edits, the model input, a re-run command's output.
+    Diff,
+    /// The working tree after the step, the change since the start, the submission check.
+    Tree,
 }
 
 impl Page {
-    pub const ALL: [Page; 4] = [Page::Step, Page::Context, Page::Patch, Page::Task];
+    pub const ALL: [Page; 6] = [
+        Page::Step,
+        Page::Context,
+        Page::Patch,
+        Page::Task,
+        Page::Diff,
+        Page::Tree,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -41,12 +58,14 @@ impl Page {
             Page::Context => "Context",
             Page::Patch => "Patch",
             Page::Task => "Task",
+            Page::Diff => "Diff",
+            Page::Tree => "Tree",
         }
     }
 
     /// Whether the page shows something different for each step.
     pub fn per_step(self) -> bool {
-        matches!(self, Page::Step | Page::Context)
+        matches!(self, Page::Step | Page::Context | Page::Diff | Page::Tree)
     }
 }
 
@@ -69,6 +88,8 @@ pub struct DocRequest {
     pub trajectory: Arc<Trajectory>,
     pub theme: Arc<Theme>,
     pub fold_lines: usize,
+    /// The trajectory's diffs, computed by the first diff page built and kept.
+    pub analysis: AnalysisCell,
 }
 
 impl std::fmt::Debug for DocRequest {
@@ -143,6 +164,23 @@ pub fn build(request: &DocRequest, mode: Mode, cancel: &AtomicBool) -> Option<Do
         }
         Page::Patch => patch::write(&mut writer, trajectory, theme, cancel)?,
         Page::Task => task::write(&mut writer, trajectory, theme),
+        Page::Diff | Page::Tree => {
+            // The preview runs on the UI thread: it never starts the (linear) analysis.
+            let analysis = match mode.max_rows {
+                Some(_) => request.analysis.get(),
+                None => Some(request.analysis.get_or_init(|| Analysis::of(trajectory))),
+            };
+            let Some(analysis) = analysis else {
+                analysis::computing(&mut writer, theme);
+                return Some(writer.finish());
+            };
+            let step = request.key.step;
+            if request.key.page == Page::Diff {
+                edits::write(&mut writer, trajectory, analysis, step, theme, mode, cancel)?;
+            } else {
+                tree::write(&mut writer, analysis, step, theme, mode, cancel)?;
+            }
+        }
     }
     Some(writer.finish())
 }

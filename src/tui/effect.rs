@@ -3,6 +3,7 @@
 
 use super::document::DocRequest;
 use super::search::Query;
+use super::state::compare::Other;
 use super::state::trajectory::TrajectoryRef;
 use crate::model::Trajectory;
 use std::path::PathBuf;
@@ -14,6 +15,8 @@ pub enum Effect {
     LoadRun { roots: Vec<PathBuf> },
     /// Read one trajectory in full.
     LoadTrajectory { id: u64, source: TrajectoryRef },
+    /// Read two trajectories and align them.
+    LoadCompare { id: u64, a: TrajectoryRef, b: Other },
     /// Highlight and wrap a page of the right pane.
     BuildDocument(DocRequest),
     /// Find every hit of `query` in the open trajectory.
@@ -32,6 +35,9 @@ pub enum Effect {
     Copy { text: String, what: String },
     /// Show text in `$EDITOR`, the terminal suspended meanwhile.
     Edit { text: String, name: String },
+    /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
+    /// Runs until cancelled.
+    Watch { roots: Vec<PathBuf> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
 }
@@ -41,9 +47,11 @@ pub enum Effect {
 pub enum TaskKey {
     Run,
     Trajectory,
+    Compare,
     Document,
     Search,
     Grep,
+    Watch,
 }
 
 impl Effect {
@@ -51,9 +59,11 @@ impl Effect {
         match self {
             Effect::LoadRun { .. } => Some(TaskKey::Run),
             Effect::LoadTrajectory { .. } => Some(TaskKey::Trajectory),
+            Effect::LoadCompare { .. } => Some(TaskKey::Compare),
             Effect::BuildDocument(_) => Some(TaskKey::Document),
             Effect::Search { .. } => Some(TaskKey::Search),
             Effect::Grep { .. } => Some(TaskKey::Grep),
+            Effect::Watch { .. } => Some(TaskKey::Watch),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
         }
     }

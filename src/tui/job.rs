@@ -3,10 +3,12 @@
 //! headless harness runs them inline. Neither owns any of this logic.
 
 pub mod clipboard;
+pub mod live;
 
 use super::document::{self, DocRequest, Mode};
 use super::msg::{FileOutcome, Msg};
 use super::search::{self, Query};
+use super::state::compare::{Compared, Other};
 use super::state::grep::GrepMatch;
 use super::state::trajectory::{LoadedTrajectory, TrajectoryRef};
 use crate::formats::{Candidate, Loaded, load_file};
@@ -67,6 +69,42 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
                 source.path.display()
             )
         })
+}
+
+/// Reads the two trajectories of a comparison and aligns them.
+pub fn load_compare(id: u64, a: &TrajectoryRef, b: &Other) -> Msg {
+    let result = read_trajectory(a).and_then(|a| {
+        let b = match b {
+            Other::Trajectory(b) => read_trajectory(b)?,
+            Other::ForkParent => read_parent(&a)?,
+        };
+        Ok(Arc::new(Compared::new(a, b)))
+    });
+    Msg::CompareLoaded { id, result }
+}
+
+/// The trajectory `fork` was forked from: the first one of its parent file.
+fn read_parent(fork: &Trajectory) -> Result<Trajectory, String> {
+    let Some(origin) = &fork.fork else {
+        return Err(format!(
+            "{} is not a fork: mark (m) the trajectory to compare it with",
+            fork.instance_id
+        ));
+    };
+    // A relative parent path is relative to the fork's folder, where replay wrote it.
+    let parent = match fork.source.parent() {
+        Some(dir) if origin.parent.is_relative() && !origin.parent.exists() => {
+            dir.join(&origin.parent)
+        }
+        _ => origin.parent.clone(),
+    };
+    match load_file(&parent).map_err(|e| e.to_string())? {
+        Loaded::Trajectories(ts) => ts
+            .into_iter()
+            .next()
+            .ok_or_else(|| format!("{}: no trajectory in the file", parent.display())),
+        Loaded::Results(_) => Err(format!("{}: not a trajectory", parent.display())),
+    }
 }
 
 /// Builds a document in full; `None` when cancelled.

@@ -2,6 +2,10 @@
 //! areas; `update` uses the same ones to page, scroll and map mouse clicks, so the two can
 //! never disagree about what is where.
 
+mod compare;
+
+pub use compare::{CompareLayout, compare};
+
 use super::document::Page;
 use super::state::run::Column;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -126,13 +130,19 @@ pub fn trajectory(area: Rect) -> TrajectoryLayout {
     }
 }
 
-/// The tab titles of the right pane and where each is drawn: ` 1 Step  2 Context …`.
+/// The tab titles of the right pane and where each is drawn: ` 1 Step  2 Context …`, or
+/// without the space after each title when that does not fit.
 pub fn tabs(area: Rect) -> Vec<(Page, Rect)> {
+    let full: usize = Page::ALL
+        .iter()
+        .map(|&p| tab_label(p).chars().count() + 1)
+        .sum();
+    let compact = full > usize::from(area.width) + 1;
     let mut x = area.x;
     Page::ALL
         .iter()
         .map(|&page| {
-            let width = tab_label(page).chars().count() as u16;
+            let width = tab_label(page).chars().count() as u16 - u16::from(compact);
             let rect = Rect::new(x, area.y, width.min(area.right().saturating_sub(x)), 1);
             x = x.saturating_add(width + 1);
             (page, rect)
@@ -143,6 +153,16 @@ pub fn tabs(area: Rect) -> Vec<(Page, Rect)> {
 pub fn tab_label(page: Page) -> String {
     let n = Page::ALL.iter().position(|&p| p == page).unwrap_or(0) + 1;
     format!(" {n} {} ", page.title())
+}
+
+/// The label of `page` in a tab `width` cells wide: the compact one drops the last space.
+pub fn tab_label_in(page: Page, width: u16) -> String {
+    let label = tab_label(page);
+    if label.chars().count() > usize::from(width) {
+        label.trim_end().to_string()
+    } else {
+        label
+    }
 }
 
 /// A centred window for overlays: most of the screen, leaving the status bar visible.

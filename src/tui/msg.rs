@@ -1,10 +1,15 @@
 //! Everything that can happen to the app: input from the terminal and results from tasks.
 //! `update` turns each into state changes and effects.
 
+mod live;
+
+pub use live::{LiveFile, LiveMsg, LiveTrajectory};
+
 use super::document::{DocKey, Document};
 use super::keymap::Key;
 use super::search::Hit;
 use super::state::Notice;
+use super::state::compare::Compared;
 use super::state::grep::GrepMatch;
 use super::state::trajectory::LoadedTrajectory;
 use crate::model::{LoadFailure, ResultsSource, TrajectorySummary};
@@ -39,6 +44,10 @@ pub enum Msg {
         id: u64,
         result: Result<Box<LoadedTrajectory>, String>,
     },
+    CompareLoaded {
+        id: u64,
+        result: Result<Arc<Compared>, String>,
+    },
     DocumentReady {
         key: DocKey,
         document: Arc<Document>,
@@ -62,6 +71,9 @@ pub enum Msg {
 
     /// A copy, an editor session or another side job finished.
     Notice(Notice),
+
+    /// The files being written change (the live watch).
+    Live(LiveMsg),
 }
 
 /// What one file of a run turned out to hold.

@@ -3,11 +3,13 @@
 //! A screen (`Run`, `Trajectory`, later `Dashboard`, `Compare`) is a [`Screen`] variant with
 //! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
 
+pub mod compare;
 pub mod documents;
 pub mod finder;
 pub mod grep;
 pub mod help;
 pub mod list;
+pub mod live;
 pub mod prompt;
 pub mod run;
 pub mod search;
@@ -19,11 +21,13 @@ use super::keymap::Keymap;
 use super::layer::Layer;
 use super::layout;
 use super::theme::Theme;
+use compare::CompareState;
 use documents::Documents;
 use finder::FinderState;
 use grep::GrepState;
 use help::HelpState;
 use list::ListCursor;
+use live::LiveState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
 use run::RunState;
@@ -37,6 +41,8 @@ use trajectory::TrajectoryState;
 pub enum Screen {
     Run,
     Trajectory,
+    /// Two runs of one task side by side.
+    Compare,
 }
 
 impl Screen {
@@ -44,6 +50,7 @@ impl Screen {
         match self {
             Screen::Run => Layer::Run,
             Screen::Trajectory => Layer::Trajectory,
+            Screen::Compare => Layer::Compare,
         }
     }
 }
@@ -106,11 +113,14 @@ pub struct State {
     pub screen: Screen,
     pub run: RunState,
     pub trajectory: Option<TrajectoryState>,
+    /// Marked trajectories and the compare screen.
+    pub compare: CompareState,
     pub overlay: Option<Overlay>,
     pub prompt: Option<Prompt>,
     pub search: SearchState,
     pub documents: Documents,
     pub notice: Option<Notice>,
+    pub live: LiveState,
     pub size: Size,
     pub keymap: Arc<Keymap>,
     pub theme: Arc<Theme>,
@@ -129,11 +139,13 @@ impl State {
             screen: Screen::Run,
             run: RunState::new(roots),
             trajectory: None,
+            compare: CompareState::default(),
             overlay: (!config.problems.is_empty()).then(|| Overlay::Problems(config.problems)),
             prompt: None,
             search: SearchState::default(),
             documents: Documents::default(),
             notice: None,
+            live: LiveState::default(),
             size,
             keymap: Arc::new(config.keymap),
             theme: Arc::new(config.theme),
@@ -202,6 +214,7 @@ impl State {
             trajectory: self.trajectory.as_ref()?.trajectory.clone()?,
             theme: self.theme.clone(),
             fold_lines: self.options.fold_lines,
+            analysis: self.trajectory.as_ref()?.analysis.clone(),
         })
     }
 }

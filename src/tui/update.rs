@@ -6,12 +6,14 @@
 //! and the document the right pane needs is requested if it is not built yet.
 
 mod clipboard;
+mod compare;
 mod document;
 mod finder;
 mod global;
 mod grep;
 mod help;
 mod list;
+pub mod live;
 mod mouse;
 mod page;
 mod prompt;
@@ -31,9 +33,15 @@ use super::state::{Overlay, Size, State};
 
 /// The effects to run when the app starts.
 pub fn start(state: &mut State) -> Vec<Effect> {
-    let mut fx = vec![Effect::LoadRun {
-        roots: state.run.roots.clone(),
-    }];
+    // The watch starts with the load, so that no write after the load's read is missed.
+    let mut fx = vec![
+        Effect::LoadRun {
+            roots: state.run.roots.clone(),
+        },
+        Effect::Watch {
+            roots: state.run.roots.clone(),
+        },
+    ];
     settle::settle(state);
     document::request(state, &mut fx);
     fx
@@ -54,6 +62,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
         Msg::RunLoaded => run::loaded(state, &mut fx),
         Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
+        Msg::CompareLoaded { id, result } => compare::loaded(state, id, result),
         Msg::DocumentReady { key, document } => state.documents.insert(key, document),
         Msg::SearchDone {
             trajectory,
@@ -64,6 +73,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::GrepProgress { id, files_done } => grep::progress(state, id, files_done, false),
         Msg::GrepDone { id } => grep::progress(state, id, 0, true),
         Msg::Notice(notice) => state.notice = Some(notice),
+        Msg::Live(msg) => live::message(state, msg, &mut fx),
     }
     settle::settle(state);
     document::request(state, &mut fx);
@@ -91,6 +101,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Global => global::action(state, action, fx),
         Layer::Run => run::action(state, action, fx),
         Layer::Trajectory => trajectory::action(state, action, fx),
+        Layer::Compare => compare::action(state, action),
         Layer::Prompt => prompt::action(state, action, fx),
         Layer::Finder => finder::action(state, action, fx),
         Layer::Grep => grep::action(state, action, fx),

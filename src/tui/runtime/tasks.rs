@@ -45,6 +45,9 @@ impl Tasks {
             Effect::LoadTrajectory { id, source } => {
                 blocking(tx, move || Some(job::load_trajectory(id, &source)))
             }
+            Effect::LoadCompare { id, a, b } => {
+                blocking(tx, move || Some(job::load_compare(id, &a, &b)))
+            }
             Effect::BuildDocument(request) => {
                 blocking(tx, move || job::build_document(&request, &flag))
             }
@@ -78,6 +81,9 @@ impl Tasks {
                 )
                 .await;
                 let _ = tx.send(Msg::GrepDone { id });
+            }),
+            Effect::Watch { roots } => tokio::task::spawn_blocking(move || {
+                job::live::watch(&roots, &|msg| tx.send(msg).is_ok(), &flag);
             }),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => return,
         };

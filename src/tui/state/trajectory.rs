@@ -4,7 +4,7 @@
 use super::list::ListCursor;
 use crate::model::{Step, Trajectory};
 use crate::text::one_line;
-use crate::tui::document::Page;
+use crate::tui::document::{AnalysisCell, Page};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -86,6 +86,8 @@ pub struct TrajectoryState {
     pub pending_step: Option<usize>,
     /// Scroll to this search hit once its document is built.
     pub pending_hit: Option<usize>,
+    /// Its diffs, computed once off the UI thread by the first diff page built.
+    pub analysis: AnalysisCell,
 }
 
 impl TrajectoryState {
@@ -106,6 +108,7 @@ impl TrajectoryState {
             unfolded: HashSet::new(),
             pending_step: None,
             pending_hit: None,
+            analysis: AnalysisCell::default(),
         }
     }
 

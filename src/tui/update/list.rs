@@ -32,6 +32,7 @@ pub fn page_height(state: &State) -> usize {
     usize::from(match state.screen {
         Screen::Run => layout::run(area).body.height,
         Screen::Trajectory => layout::trajectory(area).list.height,
+        Screen::Compare => layout::compare(area).list.height,
     })
 }
 

@@ -40,6 +40,13 @@ pub fn event(state: &mut State, event: MouseEvent, fx: &mut Vec<Effect>) {
                 t.select(cursor.selected);
             }
         }
+        Screen::Compare => {
+            if let Some(view) = state.compare.view.as_mut() {
+                view.scroll = view
+                    .scroll
+                    .saturating_add_signed(delta * WHEEL_ROWS as isize);
+            }
+        }
     }
 }
 
@@ -112,6 +119,7 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
                 t.select(position);
             }
         }
+        Screen::Compare => {}
     }
 }
 

@@ -23,6 +23,8 @@ pub fn action(state: &mut State, action: Action) {
         Action::ShowContext => show(state, Page::Context),
         Action::ShowPatch => show(state, Page::Patch),
         Action::ShowTask => show(state, Page::Task),
+        Action::ShowDiff => show(state, Page::Diff),
+        Action::ShowTree => show(state, Page::Tree),
         Action::NextPage | Action::PreviousPage => {
             let n = Page::ALL.len();
             let here = Page::ALL.iter().position(|&p| p == t.page).unwrap_or(0);

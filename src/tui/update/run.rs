@@ -1,6 +1,6 @@
 //! The run table: moving, opening, sorting, filtering; and the run filling in as files load.
 
-use super::{finder, list, prompt, trajectory};
+use super::{compare, finder, list, prompt, trajectory};
 use crate::model::LoadFailure;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
@@ -35,6 +35,8 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             state.run.refresh();
         }
         Action::FindTrajectory => finder::open_trajectories(state),
+        Action::Mark => compare::mark(state),
+        Action::Compare => compare::open(state, fx),
         _ => {}
     }
 }
@@ -67,7 +69,10 @@ pub fn file(state: &mut State, bytes: u64, outcome: FileOutcome) {
     progress.files_done += 1;
     progress.bytes_done += bytes;
     match outcome {
-        FileOutcome::Trajectories(rows) => state.run.add_rows(rows),
+        FileOutcome::Trajectories(mut rows) => {
+            rows.retain(|r| !super::live::owns(state, &r.path));
+            state.run.add_rows(rows);
+        }
         FileOutcome::Results(source) => state.run.add_results(source),
         FileOutcome::Failed(failure) => state.run.failures.push(failure),
     }
@@ -103,7 +108,8 @@ mod tests {
         let mut state = empty();
         let effects = super::super::start(&mut state);
         assert!(
-            matches!(&effects[..], [Effect::LoadRun { roots }] if roots == &[PathBuf::from("run")])
+            matches!(&effects[..], [Effect::LoadRun { roots }, Effect::Watch { roots: watched }]
+                if roots == &[PathBuf::from("run")] && watched == roots)
         );
     }
 

@@ -14,6 +14,7 @@ pub fn settle(state: &mut State) {
             state.run.cursor.settle(len, height);
         }
         Screen::Trajectory => settle_trajectory(state),
+        Screen::Compare => super::compare::settle(state),
     }
     let page = page_height(state);
     let failures = state.run.failures.len();

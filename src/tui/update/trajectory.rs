@@ -150,6 +150,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::PreviousHit => search::advance(state, false),
         Action::ClearSearch => state.search.clear(),
         Action::FindStep => finder::open_steps(state),
+        Action::ToggleFollow => super::live::toggle_follow(state),
         Action::CopyAction | Action::CopyObservation | Action::OpenInEditor => {
             clipboard::action(state, action, fx);
         }

@@ -44,6 +44,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             theme.style(Role::StatusNotice),
         ));
     }
+    left.extend(super::live::status(state));
     let used: usize = left.iter().map(|s| display_width(&s.content)).sum();
     let room = usize::from(area.width).saturating_sub(used + 2);
     let hints = hints(state, room);
@@ -73,7 +74,11 @@ fn place(state: &State) -> String {
             };
             format!("{position}{}{step}", clip(&t.title, 40))
         }
-        _ => format!("RUN {}", state.run.visible.len()),
+        (Screen::Compare, _) => super::compare::place(state),
+        _ => match state.compare.marked.len() {
+            0 => format!("RUN {}", state.run.visible.len()),
+            n => format!("RUN {} · {n} marked", state.run.visible.len()),
+        },
     }
 }
 
@@ -127,6 +132,14 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::Search, "search"),
             (Action::ShowContext, "context"),
             (Action::ShowPatch, "patch"),
+            (Action::ScrollPageDown, "scroll"),
+        ],
+        Layer::Compare => &[
+            (Action::Help, "help"),
+            (Action::Back, "back"),
+            (Action::Down, "step"),
+            (Action::NextDivergence, "divergence"),
+            (Action::TogglePatches, "patches"),
             (Action::ScrollPageDown, "scroll"),
         ],
         Layer::Finder => &[(Action::Confirm, "open"), (Action::Cancel, "close")],

@@ -17,7 +17,7 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
             Role::TabInactive
         };
         frame.render_widget(
-            Paragraph::new(layout::tab_label(page)).style(theme.style(role)),
+            Paragraph::new(layout::tab_label_in(page, rect.width)).style(theme.style(role)),
             rect,
         );
     }

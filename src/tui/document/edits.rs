@@ -1,0 +1,269 @@
+//! The diff page of a step: its file edits as coloured diffs (with a clear mark for an edit
+//! that could not be interpreted or did not apply), what changed in the model input since
+//! the step before, and, when the step re-runs an earlier command, the change in its output.
+
+use super::analysis::Analysis;
+use super::diff_lines::{self, file_lang, labels};
+use super::lang::Lang;
+use super::{Mode, Writer};
+use crate::diff::{ContextChange, EditOutcome, EditStatus, RepeatedRun, churn, context_diff};
+use crate::model::Trajectory;
+use crate::text::one_line;
+use crate::tui::theme::{Role, Theme};
+use ratatui::style::Style;
+use ratatui::text::Span;
+use std::sync::atomic::AtomicBool;
+
+pub fn write(
+    w: &mut Writer,
+    trajectory: &Trajectory,
+    analysis: &Analysis,
+    step: usize,
+    theme: &Theme,
+    mode: Mode,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    let edits = analysis.reconstruction.step_edits(step);
+    title(w, step, edits, theme);
+    for edit in edits {
+        if w.full() {
+            return Some(());
+        }
+        w.blank();
+        self::edit(w, edit, theme, mode, cancel)?;
+    }
+    if let Some(run) = analysis.repeated_at(step) {
+        w.blank();
+        repeated(w, run, theme, mode, cancel)?;
+    }
+    w.blank();
+    context(w, trajectory, step, theme, mode, cancel)
+}
+
+/// `Step 5 · 1 edit · +1 -1`, or that the step edits nothing.
+fn title(w: &mut Writer, step: usize, edits: &[EditOutcome], theme: &Theme) {
+    let meta = theme.style(Role::SectionMeta);
+    let mut spans = vec![Span::styled(
+        format!("Changes at step {step}"),
+        theme.style(Role::Title),
+    )];
+    if edits.is_empty() {
+        w.spans(spans);
+        w.text("This step edits no file.", theme.style(Role::Dim));
+        return;
+    }
+    let (added, removed) = churn(edits);
+    let n = edits.len();
+    spans.push(Span::styled(
+        format!(" · {n} edit{} · ", if n == 1 { "" } else { "s" }),
+        meta,
+    ));
+    spans.push(Span::styled(
+        format!("+{added}"),
+        theme.style(Role::DiffAdded),
+    ));
+    spans.push(Span::styled(" ", meta));
+    spans.push(Span::styled(
+        format!("-{removed}"),
+        theme.style(Role::DiffRemoved),
+    ));
+    w.spans(spans);
+}
+
+/// What an edit's status says, and how loudly.
+fn status(status: &EditStatus) -> (&'static str, Option<&str>, Role) {
+    match status {
+        EditStatus::Applied => ("applied", None, Role::DiffAdded),
+        EditStatus::Doubtful(r) => ("applied (in doubt)", Some(r), Role::FoldMarker),
+        EditStatus::Rejected(r) => (
+            "NOT APPLIED: refused by the tool; the diff is what was asked",
+            Some(r),
+            Role::StepError,
+        ),
+        EditStatus::Unplaced(r) => (
+            "applied where the log never showed: no line numbers",
+            Some(r),
+            Role::FoldMarker,
+        ),
+        EditStatus::Conflict(r) => (
+            "CONFLICT with what the log showed of the file",
+            Some(r),
+            Role::StepError,
+        ),
+        EditStatus::Uninterpreted(r) => ("COULD NOT INTERPRET", Some(r), Role::StepError),
+        EditStatus::Opaque(r) => (
+            "changed in a way trajscope cannot follow",
+            Some(r),
+            Role::FoldMarker,
+        ),
+    }
+}
+
+fn edit(
+    w: &mut Writer,
+    edit: &EditOutcome,
+    theme: &Theme,
+    mode: Mode,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    let path = edit.path.as_deref().unwrap_or("(file unknown)");
+    w.rule(
+        &edit.label,
+        path,
+        theme.style(Role::SectionTitle),
+        theme.style(Role::SectionMeta),
+    );
+    let (mark, reason, role) = status(&edit.status);
+    let style = theme.style(role);
+    let badge = if matches!(edit.status, EditStatus::Uninterpreted(_)) {
+        // The one mark that must never be missed: the diff is absent, not empty.
+        Span::styled(format!("✗ {mark}"), style)
+    } else {
+        Span::styled(mark.to_string(), style)
+    };
+    w.spans(vec![badge]);
+    if let Some(reason) = reason {
+        w.text(reason, theme.style(Role::Dim));
+    }
+    if let Some(d) = &edit.diff {
+        let (old, new) = labels(d);
+        diff_lines::write(
+            w,
+            d,
+            (&old, &new),
+            file_lang(&d.path),
+            theme,
+            mode.highlight,
+            cancel,
+        )?;
+    }
+    Some(())
+}
+
+fn repeated(
+    w: &mut Writer,
+    run: &RepeatedRun,
+    theme: &Theme,
+    mode: Mode,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    w.rule(
+        "RE-RUN",
+        &one_line(&run.command, 60),
+        theme.style(Role::SectionTitle),
+        theme.style(Role::SectionMeta),
+    );
+    let between = match run.edits_between {
+        0 => "no edit between".to_string(),
+        1 => "1 editing step between".to_string(),
+        n => format!("{n} editing steps between"),
+    };
+    let (verdict, role) = if run.same_output {
+        ("same output", Role::Dim)
+    } else {
+        ("output changed", Role::FoldMarker)
+    };
+    w.spans(vec![
+        Span::styled(verdict, theme.style(role)),
+        Span::styled(
+            format!(" since step {} · {between}", run.previous_step),
+            theme.style(Role::SectionMeta),
+        ),
+    ]);
+    if run.same_output {
+        return Some(());
+    }
+    let old = format!("output at step {}", run.previous_step);
+    let new = format!("output at step {}", run.step);
+    diff_lines::write(
+        w,
+        &run.diff,
+        (&old, &new),
+        Lang::Plain,
+        theme,
+        mode.highlight,
+        cancel,
+    )
+}
+
+fn context(
+    w: &mut Writer,
+    trajectory: &Trajectory,
+    step: usize,
+    theme: &Theme,
+    mode: Mode,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    let meta = theme.style(Role::SectionMeta);
+    let Some(ctx) = context_diff(trajectory, step) else {
+        w.rule("MODEL INPUT", "", theme.style(Role::SectionTitle), meta);
+        w.text(
+            "Not available: this log does not record what the model saw at this step.",
+            theme.style(Role::Dim),
+        );
+        return Some(());
+    };
+    let against = if step > 1 {
+        format!("vs step {}", step - 1)
+    } else {
+        "vs an empty input".to_string()
+    };
+    let exactness = ctx.exactness.map_or("", |e| e.as_str());
+    w.rule(
+        "MODEL INPUT",
+        &format!("{against} · {exactness}"),
+        theme.style(Role::SectionTitle),
+        meta,
+    );
+    w.spans(vec![Span::styled(
+        format!(
+            "{} → {} messages: {} kept, {} added, {} removed, {} rewritten",
+            ctx.previous_len,
+            ctx.len,
+            ctx.kept,
+            ctx.count(ContextChange::Added),
+            ctx.count(ContextChange::Removed),
+            ctx.count(ContextChange::Rewritten)
+        ),
+        meta,
+    )]);
+    for change in &ctx.changes {
+        if w.full() {
+            return Some(());
+        }
+        let (word, role) = match change.change {
+            ContextChange::Added => ("added", Role::DiffAdded),
+            ContextChange::Removed => ("removed", Role::DiffRemoved),
+            ContextChange::Rewritten => ("rewritten", Role::FoldMarker),
+        };
+        let at = match (change.before, change.after) {
+            (Some(b), Some(a)) if a != b => format!("[{b}→{a}]"),
+            (_, Some(a)) => format!("[{a}]"),
+            (Some(b), None) => format!("[{b}]"),
+            (None, None) => String::new(),
+        };
+        let style: Style = theme.style(role);
+        w.spans(vec![
+            Span::styled(format!("{word:<9} {at:<6} "), style),
+            Span::styled(format!("{:<9} ", change.role.as_str()), meta),
+            Span::styled(one_line(&change.summary, 200), theme.style(Role::Text)),
+            Span::styled(format!(" ({:+} chars)", change.chars_delta), meta),
+        ]);
+        if let Some(d) = &change.diff {
+            let (old, new) = (
+                format!("message {} at step {}", at, step.saturating_sub(1)),
+                format!("message {at} at step {step}"),
+            );
+            diff_lines::write(
+                w,
+                d,
+                (&old, &new),
+                Lang::Plain,
+                theme,
+                mode.highlight,
+                cancel,
+            )?;
+        }
+    }
+    Some(())
+}
