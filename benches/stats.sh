@@ -3,6 +3,7 @@
 # against, in the same hyperfine run, (a) `rg -c` with the rules' literal patterns over the
 # same files and (b) a plain Python script that json-loads each file and counts the patterns
 # in the step fields. Prints both ratios. Goal: >= 10x faster than Python, <= 3x rg's time.
+# Without the run cache (`--no-cache`): `benches/scale.sh` measures the cached tally.
 #
 #   benches/stats.sh [RUN_DIR]     (default: ../shared/corpus/coder-swebench-lite)
 #   RUNS=20 benches/stats.sh       more runs for a steadier mean
@@ -24,7 +25,7 @@ while IFS= read -r p; do [ -n "$p" ] && rg_args+=(-e "$p"); done < "$patterns"
 # The same user config for every run: none.
 export XDG_CONFIG_HOME="$out"
 hyperfine --warmup 2 --runs "${RUNS:-10}" --export-json "$out/stats.json" \
-  -n trajscope "$out/trajscope stats --json '$run' > /dev/null" \
+  -n trajscope "$out/trajscope stats --json --no-cache '$run' > /dev/null" \
   -n rg "rg -c -F ${rg_args[*]@Q} '$run' > /dev/null" \
   -n python "python3 benches/stats_baseline.py '$run' $patterns > /dev/null"
 python3 - "$out/stats.json" <<'PY'

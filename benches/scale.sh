@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Scale benchmark (issue 8): generates a big run and a big trajectory from the corpus shapes
+# (scripts/gen-big.py, into a scratch folder, never the repository), then measures in the
+# same hyperfine runs trajscope against the plain tools people would use instead:
+#   run of N files:  `stats` (no cache, then cached) vs `rg -c` with the rules' literals,
+#                    `ls --json` (no cache, then cached) vs `jq` reading every file and a
+#                    Python json.load script; peak RSS of each trajscope command.
+#   one big file:    `ls` vs `jq '.trajectory|length'` and Python json.load; peak RSS.
+# Prints ratios (trajscope time / peer time).
+#
+#   benches/scale.sh [SCRATCH_DIR]      (default /tmp/trajscope-scale)
+#   COUNT=5000 MB=200 RUNS=3 benches/scale.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scratch="${1:-/tmp/trajscope-scale}"
+count="${COUNT:-5000}"
+mb="${MB:-200}"
+runs="${RUNS:-3}"
+for tool in hyperfine rg jq python3; do
+  command -v "$tool" >/dev/null || { echo "$tool is needed"; exit 1; }
+done
+[ -d ../shared/corpus ] || { echo "skipping: ../shared/corpus is not present"; exit 0; }
+mkdir -p "$scratch"
+run="$scratch/run$count"
+big="$scratch/big$mb.traj"
+[ -f "$run/results.json" ] || python3 scripts/gen-big.py run "$run" --count "$count"
+[ -f "$big" ] || python3 scripts/gen-big.py trajectory "$big" --mb "$mb"
+cargo build --release --quiet
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cp target/release/trajscope "$out/trajscope"
+bin="$out/trajscope"
+export XDG_CONFIG_HOME="$out" TRAJSCOPE_CACHE_DIR="$out/cache"
+rg_args=()
+while IFS= read -r p; do [ -n "$p" ] && rg_args+=(-e "$p"); done < benches/stats_literals.txt
+
+rss() { /usr/bin/time -f "%M" "$@" 2>&1 >/dev/null | tail -1; }
+echo "peak RSS (KB): stats --no-cache $(rss "$bin" stats --json --no-cache "$run")," \
+  "ls --no-cache $(rss "$bin" ls --json --no-cache "$run")," \
+  "ls of the big file $(rss "$bin" ls --no-cache "$big")"
+"$bin" stats --json "$run" > /dev/null   # fills the cache for the cached runs
+
+hyperfine --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out/run.json" \
+  -n stats "$bin stats --json --no-cache '$run' > /dev/null" \
+  -n stats-cached "$bin stats --json '$run' > /dev/null" \
+  -n rg "rg -c -F ${rg_args[*]@Q} '$run' > /dev/null" \
+  -n ls "$bin ls --json --no-cache '$run' > /dev/null" \
+  -n ls-cached "$bin ls --json '$run' > /dev/null" \
+  -n jq "find '$run' -name '*.traj*' -exec jq -c '{id: .instance_id, n: ((.trajectory // .messages) | length)}' {} + > /dev/null" \
+  -n python "python3 benches/load_baseline.py '$run' > /dev/null"
+hyperfine --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out/big.json" \
+  -n ls "$bin ls --no-cache '$big' > /dev/null 2>&1" \
+  -n jq "jq '.trajectory | length' '$big' > /dev/null" \
+  -n python "python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))[\"trajectory\"]))' '$big' > /dev/null"
+python3 - "$out/run.json" "$out/big.json" "$count" "$mb" <<'PY'
+import json, sys
+r = {x["command"]: x["mean"] for x in json.load(open(sys.argv[1]))["results"]}
+b = {x["command"]: x["mean"] for x in json.load(open(sys.argv[2]))["results"]}
+print(f"run of {sys.argv[3]} files:")
+for k, v in r.items():
+    print(f"  {k:13} {v:7.2f} s")
+print(f"  stats / rg -c: {r['stats']/r['rg']:.1f}x   stats-cached / rg -c: {r['stats-cached']/r['rg']:.2f}x")
+print(f"  ls / jq: {r['ls']/r['jq']:.2f}x   ls / python: {r['ls']/r['python']:.2f}x   ls-cached / jq: {r['ls-cached']/r['jq']:.3f}x")
+print(f"one {sys.argv[4]} MB trajectory:")
+for k, v in b.items():
+    print(f"  {k:13} {v:7.2f} s")
+print(f"  ls / jq: {b['ls']/b['jq']:.2f}x   ls / python: {b['ls']/b['python']:.2f}x")
+PY
