@@ -9,6 +9,7 @@ mod ls;
 mod output;
 mod progress;
 mod render;
+mod replay;
 mod show;
 mod show_diff;
 mod stats;
@@ -53,7 +54,8 @@ Examples:
   trajscope diff a.traj b.traj            where two runs of one task diverge
   trajscope stats runs/my-eval/           failure modes, split by resolved
   trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step
-  trajscope export x.traj -o x.html       one self-contained page to share";
+  trajscope export x.traj -o x.html       one self-contained page to share
+  trajscope replay x.traj --step 3 --resample 4 --backend local   ask the model again";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -71,6 +73,8 @@ enum Command {
     Watch(watch::Args),
     /// Export a trajectory (or some steps) as Markdown for an issue or as one HTML page.
     Export(export::Args),
+    /// Re-run from a step against a live model: resample its answer, or continue the agent.
+    Replay(replay::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     #[command(hide = true)]
     Completions(completions::CompletionArgs),
@@ -99,6 +103,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Diff(args)) => diff::run(args),
         Some(Command::Watch(args)) => watch::run(args),
         Some(Command::Export(args)) => export::run(args),
+        Some(Command::Replay(args)) => replay::run(args),
         Some(Command::Completions(args)) => completions::completions(args),
         Some(Command::Man(args)) => completions::man(args),
         None => {

@@ -8,9 +8,11 @@
 //! sums them per rule, split by resolved / unresolved / unknown, with the steps behind each
 //! count. [`Overview`] and [`Comparison`] give the run-level numbers and the two-run test;
 //! [`LabelSet`] keeps hand-made step labels in a sidecar file; [`Search`] is `trajscope grep`.
+//! Rules marked `alert` fire while a trajectory is followed live ([`firings`], [`AlertLog`]).
 //!
 //! Uses `model` and `formats`; knows nothing of terminals, async or printing.
 
+mod alert;
 mod compare;
 mod exit_kind;
 mod field;
@@ -29,6 +31,7 @@ pub mod stats;
 mod step_matches;
 mod tally;
 
+pub use alert::{AlertLog, Firing, firings, has_alerts};
 pub use compare::{Comparison, Pairing, RuleDelta, SIGNIFICANCE, SMALL_RUN, Verdict};
 pub use exit_kind::ExitKind;
 pub use field::{Field, made_tool_call, tool_calls_of};
@@ -38,7 +41,7 @@ pub use overview::{Overview, Spread};
 pub use rule::{Origin, Pattern, Rule, RuleId, ToolCondition};
 pub use rule_error::RuleError;
 pub use rule_set::{RuleOptions, RuleSet, user_rules_path};
-pub use run_tally::{TalliedRun, tally_run};
+pub use run_tally::{TalliedRun, cache_key as tally_cache_key, tally_run, tally_run_cached};
 pub use search::{GrepHit, Search, SearchError};
 pub use step_matches::{StepHit, StepMatches};
 pub use tally::{

@@ -18,9 +18,13 @@
 //!    → [`Observation`] (its `submitted` ends the run).
 
 mod action;
+pub mod agent;
 mod dialect;
+pub mod driver;
 mod executor;
 mod files;
+pub mod fork;
+pub mod input;
 mod normalise;
 mod paths;
 mod prefix;

@@ -459,3 +459,20 @@ fn grep_lists_every_match_with_step_and_field() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid regex"));
 }
+
+#[test]
+fn edit_and_submit_count_the_tool_style_agents_too() {
+    // The Llama-style agent of the samples edits twice with edit_file(...) and ends with
+    // finish(); Claude Code edits with its Edit tool and has no submit action.
+    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-trajectories");
+    let config = tempfile::tempdir().unwrap();
+    let llama = samples.join("llama");
+    let claude = samples.join("claude-code");
+    let report = json_of(&trajscope(&["stats", "--json"], &[&llama], config.path()));
+    assert_eq!(rule(&report, "edit")["steps"], 2);
+    assert_eq!(rule(&report, "submit")["steps"], 1);
+    assert_eq!(rule(&report, "untested_edit")["trajectories"], 1);
+    let report = json_of(&trajscope(&["stats", "--json"], &[&claude], config.path()));
+    assert_eq!(rule(&report, "edit")["steps"], 2);
+    assert_eq!(rule(&report, "submit")["steps"], 0);
+}

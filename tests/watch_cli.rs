@@ -81,3 +81,102 @@ fn watch_prints_each_rewritten_step_once() {
     let ms: Vec<u128> = latencies.iter().map(Duration::as_millis).collect();
     eprintln!("watch latency per step (ms): {ms:?}");
 }
+
+/// A mini-swe-agent step whose command fails with a syntax error, costing `cost` dollars.
+fn failing_trajectory(steps: usize, cost: f64) -> Vec<u8> {
+    let mut messages = vec![
+        json!({"role": "system", "content": "sys"}),
+        json!({"role": "user", "content": "fix the bug"}),
+    ];
+    for i in 1..=steps {
+        messages.push(json!({"role": "assistant", "content": format!("THOUGHT: try {i}\n\n```bash\npython fix_{i}.py\n```")}));
+        messages.push(json!({"role": "user", "content": "<returncode>1</returncode>\n<output>\n  File \"fix.py\", line 1\nSyntaxError: invalid syntax\n</output>"}));
+    }
+    serde_json::to_vec_pretty(&json!({
+        "info": {"model_stats": {"instance_cost": cost, "api_calls": steps}},
+        "messages": messages,
+        "trajectory_format": "mini-swe-agent-1"
+    }))
+    .unwrap()
+}
+
+#[test]
+fn watch_reports_alerts_as_they_fire() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    std::fs::create_dir(&logs).unwrap();
+    let rules = dir.path().join("alerts.toml");
+    std::fs::write(
+        &rules,
+        "[[rule]]\nname = \"over_budget\"\ncost_above = 0.5\nalert = true\n",
+    )
+    .unwrap();
+    let path = logs.join("run.traj.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trajscope"))
+        .args(["watch", "--json", "--rules"])
+        .arg(&rules)
+        .arg(&logs)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(value) = serde_json::from_str(&line)
+                && tx.send(value).is_err()
+            {
+                break;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let mut lines = Vec::new();
+    for steps in 1..=4 {
+        std::fs::write(&path, failing_trajectory(steps, 0.2 * steps as f64)).unwrap();
+        // Each write brings one step line and maybe alerts; collect until the step shows.
+        loop {
+            let value = rx.recv_timeout(Duration::from_secs(10)).expect("output");
+            let is_step = value["kind"] == "step";
+            lines.push(value);
+            if is_step {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The alerts of the last write come after its step line.
+    while let Ok(value) = rx.recv_timeout(Duration::from_millis(500)) {
+        lines.push(value);
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+
+    let alerts: Vec<(String, u64)> = lines
+        .iter()
+        .filter(|v| v["kind"] == "alert")
+        .map(|v| {
+            assert!(v["path"].as_str().unwrap().ends_with("run.traj.json"));
+            (
+                v["rule"].as_str().unwrap().to_string(),
+                v["step"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        alerts,
+        vec![
+            ("syntax_errors_in_a_row".to_string(), 3),
+            ("over_budget".to_string(), 3),
+        ],
+        "each alert once, at the step where it fired: {lines:?}"
+    );
+    let steps: Vec<u64> = lines
+        .iter()
+        .filter(|v| v["kind"] == "step")
+        .map(|v| v["step"].as_u64().unwrap())
+        .collect();
+    assert_eq!(steps, vec![1, 2, 3, 4]);
+}

@@ -49,15 +49,7 @@ impl Style {
 
 /// A file diff as `diff -u` text, with runs of unseen lines folded into one note.
 pub fn file_diff(d: &FileDiff, style: Style, indent: &str) -> String {
-    let (old, new) = match d.change {
-        FileChange::Created => ("/dev/null".to_string(), format!("b/{}", d.path)),
-        FileChange::Deleted => (format!("a/{}", d.path), "/dev/null".to_string()),
-        FileChange::Renamed => (
-            format!("a/{}", d.old_path.as_deref().unwrap_or(&d.path)),
-            format!("b/{}", d.path),
-        ),
-        FileChange::Modified => (format!("a/{}", d.path), format!("b/{}", d.path)),
-    };
+    let (old, new) = d.labels();
     labelled_diff(d, style, indent, &old, &new)
 }
 

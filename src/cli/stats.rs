@@ -10,9 +10,11 @@ use anyhow::Result;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use trajscope::formats::RunCache;
 use trajscope::metrics::{
     Comparison, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, TalliedRun,
-    tally_run, user_rules_path,
+    tally_run, tally_run_cached, user_rules_path,
 };
 
 #[derive(Debug, clap::Args)]
@@ -46,6 +48,11 @@ pub struct Args {
     /// One row per trajectory.
     #[arg(long)]
     pub by_trajectory: bool,
+    /// Read and tally every file again instead of reusing the tallies cached from the last
+    /// time with the same rules (kept in the user's cache folder, keyed by each file's size
+    /// and modification time).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 const EXAMPLES: &str = "\
@@ -71,8 +78,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     let (a_paths, b_paths) = runs(&args);
     let indicator = Indicator::new();
-    let a = tally(&a_paths, &matcher, &indicator);
-    let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator));
+    let a = tally(&a_paths, &matcher, &indicator, args.no_cache);
+    let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator, args.no_cache));
     indicator.finish();
 
     let mut out = Out::new();
@@ -98,8 +105,31 @@ fn runs(args: &Args) -> (Vec<PathBuf>, Option<Vec<PathBuf>>) {
     (args.paths.clone(), None)
 }
 
-fn tally(paths: &[PathBuf], matcher: &Arc<Matcher>, indicator: &Indicator) -> TalliedRun {
-    let mut run = tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p));
+fn tally(
+    paths: &[PathBuf],
+    matcher: &Arc<Matcher>,
+    indicator: &Indicator,
+    no_cache: bool,
+) -> TalliedRun {
+    let mut run = if no_cache {
+        tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p))
+    } else {
+        let mut cache = match RunCache::default_dir() {
+            Some(dir) => RunCache::open(&dir, paths),
+            None => RunCache::disabled(),
+        };
+        let never = AtomicBool::new(false);
+        let run = tally_run_cached(paths, Arc::clone(matcher), &mut cache, &never, &|p| {
+            indicator.update(p)
+        });
+        // A cache that cannot be written only costs speed next time.
+        let _ = cache.save();
+        // Never cancelled here; a cancelled tally would be read again in full.
+        match run {
+            Some(run) => run,
+            None => tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p)),
+        }
+    };
     let mut roots: Vec<PathBuf> = paths.iter().map(|p| LabelSet::root_for(p)).collect();
     roots.sort();
     roots.dedup();

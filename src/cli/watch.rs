@@ -1,10 +1,15 @@
-//! `trajscope watch`: follow files or folders headless and print each new step as it arrives.
+//! `trajscope watch`: follow files or folders headless and print each new step as it arrives,
+//! and each alert (a rule marked `alert = true`) as it fires.
 
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+use trajscope::metrics::{
+    AlertLog, Firing, Matcher, RuleOptions, RuleSet, has_alerts, user_rules_path,
+};
 use trajscope::model::{Step, Trajectory};
 use trajscope::watch::{ChangeFeed, FeedMode, FileStatus, FileUpdate, Follower, TrajectoryChange};
 
@@ -23,6 +28,52 @@ pub struct Args {
     /// detected and polled anyway).
     #[arg(long)]
     pub poll: bool,
+    /// Add the rules of FILE (alerts are rules with `alert = true`) to the defaults.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+    /// Use the rules of FILE instead of the defaults and the user's rule file.
+    #[arg(long, value_name = "FILE")]
+    pub only_rules: Vec<PathBuf>,
+}
+
+/// The alert rules and what each followed trajectory has reported.
+struct Alerts {
+    matcher: Option<Matcher>,
+    logs: HashMap<(PathBuf, usize), AlertLog>,
+}
+
+impl Alerts {
+    fn load(args: &Args) -> Alerts {
+        let set = RuleSet::load(&RuleOptions {
+            extra: args.rules.clone(),
+            only: args.only_rules.clone(),
+            user_file: user_rules_path(),
+        });
+        let (matcher, compile_errors) = Matcher::new(set.rules);
+        for err in set.errors.iter().chain(&compile_errors) {
+            eprintln!("trajscope: warning: {err} (the other rules still run)");
+        }
+        Alerts {
+            matcher: has_alerts(&matcher).then_some(matcher),
+            logs: HashMap::new(),
+        }
+    }
+
+    /// New firings in `trajectory`, the `index`th of the file at `path`.
+    fn check(
+        &mut self,
+        path: &std::path::Path,
+        index: usize,
+        trajectory: &Trajectory,
+    ) -> Vec<Firing> {
+        let Some(matcher) = &self.matcher else {
+            return Vec::new();
+        };
+        self.logs
+            .entry((path.to_path_buf(), index))
+            .or_default()
+            .new_firings(matcher, trajectory)
+    }
 }
 
 /// How long a burst of writes is merged before it is read: short, since the goal is a new
@@ -39,9 +90,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             interval.as_millis()
         );
     }
+    let mut alerts = Alerts::load(&args);
     let mut follower = Follower::new(args.paths.clone());
     for update in follower.scan() {
-        report(&follower, &update, &args, args.from_start)?;
+        report(&follower, &update, &args, &mut alerts, args.from_start)?;
     }
     eprintln!(
         "trajscope: following {} file(s); Ctrl-C to stop",
@@ -63,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             follower.changed(&paths)
         };
         for update in updates {
-            report(&follower, &update, &args, true)?;
+            report(&follower, &update, &args, &mut alerts, true)?;
         }
     }
 }
@@ -85,7 +137,27 @@ struct StepLine<'a> {
     exit_status: Option<&'a str>,
 }
 
-fn report(follower: &Follower, update: &FileUpdate, args: &Args, print_steps: bool) -> Result<()> {
+#[derive(Serialize)]
+struct AlertLine<'a> {
+    kind: &'static str,
+    path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trajectory: Option<usize>,
+    instance_id: &'a str,
+    step: usize,
+    rule: &'a str,
+    description: &'a str,
+}
+
+/// Prints the steps an update brought, then the alerts they fired. Without `--from-start`,
+/// what is in the files when watching starts is remembered, not printed.
+fn report(
+    follower: &Follower,
+    update: &FileUpdate,
+    args: &Args,
+    alerts: &mut Alerts,
+    print_steps: bool,
+) -> Result<()> {
     match &update.status {
         FileStatus::MidWrite(reason) => {
             eprintln!(
@@ -110,17 +182,53 @@ fn report(follower: &Follower, update: &FileUpdate, args: &Args, print_steps: bo
                 first_changed,
                 previous_steps,
             } => (index, first_changed, previous_steps),
-            TrajectoryChange::Removed { .. } => continue,
+            TrajectoryChange::Removed { index } => {
+                // A file written anew under the same name reports its alerts again.
+                alerts.logs.remove(&(update.path.clone(), index));
+                continue;
+            }
         };
         let Some(trajectory) = file.trajectories().get(index) else {
             continue;
         };
-        if !print_steps {
-            continue;
+        if print_steps {
+            for step in trajectory.steps.iter().skip(from.saturating_sub(1)) {
+                print_step(trajectory, step, step.index <= shown_before, args.json)?;
+            }
         }
-        for step in trajectory.steps.iter().skip(from.saturating_sub(1)) {
-            print_step(trajectory, step, step.index <= shown_before, args.json)?;
+        for firing in alerts.check(&update.path, index, trajectory) {
+            if print_steps {
+                print_alert(trajectory, &firing, args.json)?;
+            }
         }
+    }
+    Ok(())
+}
+
+fn print_alert(trajectory: &Trajectory, firing: &Firing, json: bool) -> Result<()> {
+    if json {
+        let line = AlertLine {
+            kind: "alert",
+            path: trajectory.source.display().to_string(),
+            trajectory: trajectory.source_index.map(|i| i + 1),
+            instance_id: &trajectory.instance_id,
+            step: firing.step,
+            rule: &firing.rule,
+            description: &firing.description,
+        };
+        println!("{}", serde_json::to_string(&line)?);
+    } else {
+        println!(
+            "{} step {:>3} ALERT {}{}",
+            trajectory.display_source(),
+            firing.step,
+            firing.rule,
+            if firing.description.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", firing.description)
+            }
+        );
     }
     Ok(())
 }

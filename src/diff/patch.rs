@@ -129,6 +129,18 @@ impl FileDiff {
         self.hunks.iter().map(Hunk::removed).sum()
     }
 
+    /// The `---` and `+++` labels of `diff -u` (`a/x`, `b/x`, `/dev/null` for a side that
+    /// does not exist).
+    pub fn labels(&self) -> (String, String) {
+        let old = || format!("a/{}", self.old_path.as_deref().unwrap_or(&self.path));
+        let new = || format!("b/{}", self.path);
+        match self.change {
+            FileChange::Created => ("/dev/null".to_string(), new()),
+            FileChange::Deleted => (format!("a/{}", self.path), "/dev/null".to_string()),
+            FileChange::Renamed | FileChange::Modified => (old(), new()),
+        }
+    }
+
     /// No hunk changes anything (an edit that wrote what was already there).
     pub fn is_empty(&self) -> bool {
         self.hunks

@@ -58,15 +58,7 @@ pub fn for_each_line<E>(
     d: &FileDiff,
     mut line: impl FnMut(Row, &str) -> Result<(), E>,
 ) -> Result<(), E> {
-    let (old, new) = match d.change {
-        FileChange::Created => ("/dev/null".to_string(), format!("b/{}", d.path)),
-        FileChange::Deleted => (format!("a/{}", d.path), "/dev/null".to_string()),
-        FileChange::Renamed => (
-            format!("a/{}", d.old_path.as_deref().unwrap_or(&d.path)),
-            format!("b/{}", d.path),
-        ),
-        FileChange::Modified => (format!("a/{}", d.path), format!("b/{}", d.path)),
-    };
+    let (old, new) = d.labels();
     line(Row::Header, &format!("--- {old}"))?;
     line(Row::Header, &format!("+++ {new}"))?;
     if let Some(note) = &d.note {

@@ -126,6 +126,12 @@ impl RunCache {
         self.dirty |= self.entries.len() != before;
     }
 
+    /// Whether entries are kept (false for [`RunCache::disabled`]): callers skip preparing
+    /// entries nobody keeps.
+    pub fn is_enabled(&self) -> bool {
+        self.file.is_some()
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -67,7 +67,7 @@ struct RawMessage {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let raw: TrajFile =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-    let file = File {
+    let mut file = File {
         trajectory: raw.trajectory.unwrap_or_default(),
         history: raw.history.unwrap_or_default(),
         info: raw.info,
@@ -83,15 +83,20 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     read_info(&mut trajectory, &file.info);
     trajectory.model = model_name(&file.replay_config);
 
-    // The pool starts with the history, so that reconstructed contexts index into it.
-    for message in &file.history {
-        trajectory.push_message(to_message(message));
+    // The pool starts with the history, so that reconstructed contexts index into it. Its
+    // contents move into the pool: below, `trajectory.messages[i]` stands for the content of
+    // `history[i]`, so that a big file's history is held once, not twice.
+    for message in &mut file.history {
+        let content = std::mem::take(&mut message.content);
+        trajectory.push_message(to_message_with(message, content));
     }
+    let pool = &trajectory.messages;
     trajectory.task = file
         .history
         .iter()
-        .find(|m| m.role.0 == "user" && m.is_demo != Some(true))
-        .map(|m| task_from_prompt(&content_text(&m.content)));
+        .zip(pool)
+        .find(|(m, _)| m.role.0 == "user" && m.is_demo != Some(true))
+        .map(|(_, m)| task_from_prompt(&m.content));
 
     let answers: Vec<usize> = file
         .history
@@ -125,18 +130,26 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         let mut previous_context: (&[RawMessage], Vec<u32>) = (&[], Vec::new());
         let mut next_answer = 0;
         let mut unmatched = 0;
-        for raw in &file.trajectory {
-            let matched = match_answer(&file.history, &answers, next_answer, &raw.action.0);
+        for raw in &mut file.trajectory {
+            let matched = match_answer(
+                &file.history,
+                &trajectory.messages,
+                &answers,
+                next_answer,
+                &raw.action.0,
+            );
             match matched {
                 Some(k) => next_answer = k + 1,
                 None => unmatched += 1,
             }
             let answer = matched.map(|k| &file.history[answers[k]]);
+            // The step's texts move out of the parsed file rather than being copied: they
+            // are most of its bytes.
             let mut step = Step {
-                thought: raw.thought.0.clone(),
-                action: raw.action.0.clone(),
-                observation: raw.observation.0.clone(),
-                response: raw.response.0.clone(),
+                thought: std::mem::take(&mut raw.thought.0),
+                action: std::mem::take(&mut raw.action.0),
+                observation: std::mem::take(&mut raw.observation.0),
+                response: std::mem::take(&mut raw.response.0),
                 duration_s: raw.execution_time.as_ref().and_then(super::json::as_f64),
                 agent: answer.and_then(|m| m.agent.clone()),
                 tool_calls: answer
@@ -145,6 +158,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 ..Step::default()
             };
             step.tool = tool_of(&step);
+            let raw: &RawStep = raw;
             step.context = if let Some(query) = &raw.query {
                 Some(intern_context(
                     &mut trajectory,
@@ -182,8 +196,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
 /// The index (into `answers`) of the history answer that produced a step with `action`,
 /// looking a few answers ahead: runs retry, and some steps (an autosubmit) have no answer.
+/// `pool[i]` holds the content of `history[i]`.
 fn match_answer(
     history: &[RawMessage],
+    pool: &[Message],
     answers: &[usize],
     from: usize,
     action: &str,
@@ -192,7 +208,11 @@ fn match_answer(
     (from..answers.len().min(from + 4)).find(|&k| {
         let message = &history[answers[k]];
         let logged = message.action.as_ref().map(|a| a.0.trim()).unwrap_or("");
-        logged == wanted || (logged.is_empty() && content_text(&message.content).contains(wanted))
+        logged == wanted
+            || (logged.is_empty()
+                && pool
+                    .get(answers[k])
+                    .is_some_and(|m| m.content.contains(wanted)))
     })
 }
 
@@ -236,15 +256,17 @@ fn history_context(cut: usize, agent: Option<&str>) -> StepContext {
 }
 
 /// Steps for a file without `trajectory[]`: each non-demo answer and the tool or user
-/// messages that follow it.
+/// messages that follow it. `trajectory.messages[i]` holds the content of `history[i]`.
 fn steps_from_history(trajectory: &mut Trajectory, history: &[RawMessage], answers: &[usize]) {
+    let pool = &trajectory.messages;
+    let content = |i: usize| pool.get(i).map_or("", |m| m.content.as_str());
+    let mut steps = Vec::with_capacity(answers.len());
     for (k, &i) in answers.iter().enumerate() {
         let message = &history[i];
         let end = answers.get(k + 1).copied().unwrap_or(history.len());
-        let observation = history[i + 1..end]
-            .iter()
-            .filter(|m| m.role.0 != "assistant")
-            .map(|m| content_text(&m.content))
+        let observation = (i + 1..end)
+            .filter(|&j| history[j].role.0 != "assistant")
+            .map(content)
             .collect::<Vec<_>>()
             .join("\n");
         let mut step = Step {
@@ -258,7 +280,7 @@ fn steps_from_history(trajectory: &mut Trajectory, history: &[RawMessage], answe
                 .as_ref()
                 .map(|a| a.0.clone())
                 .unwrap_or_default(),
-            response: content_text(&message.content),
+            response: content(i).to_string(),
             observation,
             agent: message.agent.clone(),
             tool_calls: tool_calls(&message.tool_calls),
@@ -266,13 +288,23 @@ fn steps_from_history(trajectory: &mut Trajectory, history: &[RawMessage], answe
             ..Step::default()
         };
         step.tool = tool_of(&step);
-        trajectory.steps.push(step);
+        steps.push(step);
     }
+    trajectory.steps.extend(steps);
 }
 
 fn to_message(raw: &RawMessage) -> Message {
+    to_message_with(raw, raw.content.clone())
+}
+
+/// A message from `raw` with `content` in place of its own (moved out of it).
+fn to_message_with(raw: &RawMessage, content: Value) -> Message {
     let role = Role::parse(&raw.role.0).unwrap_or(Role::User);
-    let mut message = Message::new(role, content_text(&raw.content)).with_agent(raw.agent.clone());
+    let text = match content {
+        Value::String(text) => text,
+        other => content_text(&other),
+    };
+    let mut message = Message::new(role, text).with_agent(raw.agent.clone());
     message.tool_calls = tool_calls(&raw.tool_calls);
     message.tool_call_id = match &raw.tool_call_ids {
         Value::Array(ids) => ids.first().and_then(Value::as_str).map(String::from),

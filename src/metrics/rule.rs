@@ -88,8 +88,16 @@ pub struct Rule {
     /// With `not_followed_by`: the step that closes the window; a step with no later
     /// `before` step does not count.
     pub before: Option<String>,
+    /// The step's other conditions also held at the `in_a_row - 1` steps before it
+    /// ("three syntax errors in a row").
+    pub in_a_row: Option<usize>,
+    /// The cost so far, up to and including this step, is above this many dollars.
+    pub cost_above: Option<f64>,
     /// Tallied (so other rules can refer to it) but left out of tables.
     pub hidden: bool,
+    /// Reported as it fires while a trajectory is followed live (`trajscope watch`, the
+    /// TUI), once per streak of matching steps.
+    pub alert: bool,
     pub origin: Origin,
 }
 
@@ -110,7 +118,10 @@ impl Rule {
             same_observation: false,
             not_followed_by: None,
             before: None,
+            in_a_row: None,
+            cost_above: None,
             hidden: false,
+            alert: false,
             origin: Origin {
                 file: "code".into(),
                 line: None,
@@ -125,6 +136,8 @@ impl Rule {
             || self.after.is_some()
             || self.repeat.is_some()
             || self.not_followed_by.is_some()
+            || self.in_a_row.is_some()
+            || self.cost_above.is_some()
     }
 
     /// The names of the rules this one refers to.

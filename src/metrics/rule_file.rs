@@ -37,6 +37,9 @@ const KEYS: &[&str] = &[
     "before",
     "hidden",
     "enabled",
+    "in_a_row",
+    "cost_above",
+    "alert",
 ];
 
 /// One entry of a rule file: a rule, or `enabled = false` switching off a rule of the same
@@ -271,7 +274,31 @@ fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, R
             ));
         }
     };
+    let in_a_row = match get("in_a_row").map(|v| v.get_ref()) {
+        None => None,
+        Some(toml::Value::Integer(n)) if *n >= 2 => usize::try_from(*n).ok(),
+        Some(_) => {
+            return Err(fail(
+                line_of("in_a_row"),
+                "`in_a_row` must be a whole number of 2 or more".into(),
+            ));
+        }
+    };
+    let cost_above = match get("cost_above").map(|v| v.get_ref()) {
+        None => None,
+        Some(toml::Value::Integer(n)) if *n >= 0 => Some(*n as f64),
+        Some(toml::Value::Float(x)) if x.is_finite() && *x >= 0.0 => Some(*x),
+        Some(_) => {
+            return Err(fail(
+                line_of("cost_above"),
+                "`cost_above` must be a number of dollars, 0 or more".into(),
+            ));
+        }
+    };
     let rule = Rule {
+        in_a_row,
+        cost_above,
+        alert: boolean("alert")?,
         description: string("description")?.unwrap_or_default(),
         pattern,
         field,
@@ -304,10 +331,11 @@ fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, R
         && rule.tool.is_none()
         && rule.repeat.is_none()
         && rule.matches.is_none()
+        && rule.cost_above.is_none()
     {
         return Err(fail(
             None,
-            "a rule needs a `pattern`, a `tool`, `repeat` or `matches` to say what it counts"
+            "a rule needs a `pattern`, a `tool`, `repeat`, `matches` or `cost_above` to say what it counts"
                 .into(),
         ));
     }

@@ -2,15 +2,24 @@
 //! each trajectory's steps are dropped as soon as it is tallied, so a run of thousands of
 //! files holds one trajectory per thread in memory. Eval results found among the files are
 //! joined afterwards, by instance id, as `formats::load_run` does.
+//!
+//! Each file's tallies are kept in the run cache (`formats::RunCache`) under a fingerprint of
+//! the rules, next to the file's summaries: tallying the same run again with the same rules
+//! reads no trajectory that has not changed. A cached tally that does not decode is ignored
+//! and the file read again. The work stops early when the caller cancels it.
 
 use super::matcher::Matcher;
 use super::tally::{Tally, TrajectoryTally};
-use crate::formats::{Candidate, Loaded, Progress, discover, load_file};
-use crate::model::{EvalResults, LoadFailure};
+use crate::formats::{
+    CacheEntry, CachedOutcome, Candidate, Loaded, Progress, RunCache, discover, file_stamp,
+    load_file,
+};
+use crate::model::{EvalResults, LoadFailure, ResultsSource, TrajectorySummary};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// A run's tally, the files that could not be read, and the eval results found.
 #[derive(Debug, Clone)]
@@ -21,37 +30,80 @@ pub struct TalliedRun {
     pub results: EvalResults,
 }
 
-/// Tallies every trajectory under `roots`.
+/// Tallies every trajectory under `roots`, reading every file.
 pub fn tally_run(
     roots: &[PathBuf],
     matcher: Arc<Matcher>,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> TalliedRun {
+    let never = AtomicBool::new(false);
+    let (run, _) = tally(
+        roots,
+        matcher,
+        &mut RunCache::disabled(),
+        &never,
+        on_progress,
+    );
+    run
+}
+
+/// Tallies every trajectory under `roots`, taking the tallies of unchanged files from
+/// `cache` and adding the others to it (the caller saves the cache). `None` when `cancel`
+/// was set before the end: files not yet started are then never read.
+pub fn tally_run_cached(
+    roots: &[PathBuf],
+    matcher: Arc<Matcher>,
+    cache: &mut RunCache,
+    cancel: &AtomicBool,
+    on_progress: &(dyn Fn(Progress) + Sync),
+) -> Option<TalliedRun> {
+    let (run, cancelled) = tally(roots, matcher, cache, cancel, on_progress);
+    (!cancelled).then_some(run)
+}
+
+/// The key of a file's tallies in its cache entry: the same rules give the same key.
+pub fn cache_key(matcher: &Matcher) -> String {
+    let rules = serde_json::to_vec(matcher.rules()).unwrap_or_default();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in rules {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("tally-{hash:016x}")
+}
+
+enum Outcome {
+    Tallied(Vec<TrajectoryTally>),
+    Results(ResultsSource),
+    Failed(LoadFailure),
+    Skipped,
+}
+
+fn tally(
+    roots: &[PathBuf],
+    matcher: Arc<Matcher>,
+    cache: &mut RunCache,
+    cancel: &AtomicBool,
+    on_progress: &(dyn Fn(Progress) + Sync),
+) -> (TalliedRun, bool) {
     let (candidates, mut failures) = discover(roots);
     let files_total = candidates.len();
     let bytes_total: u64 = candidates.iter().map(|c| c.size).sum();
     let files_done = AtomicUsize::new(0);
     let bytes_done = AtomicU64::new(0);
+    let key = cache_key(&matcher);
+    let caching = cache.is_enabled();
+    let shared: &RunCache = cache;
 
-    enum Outcome {
-        Tallied(Vec<TrajectoryTally>),
-        Results(crate::model::ResultsSource),
-        Failed(LoadFailure),
-    }
-    let outcomes: Vec<Outcome> = candidates
+    let outcomes: Vec<(PathBuf, Option<CacheEntry>, Outcome)> = candidates
         .par_iter()
         .map(|Candidate { path, size }| {
-            let outcome = match load_file(path) {
-                Ok(Loaded::Trajectories(ts)) => Outcome::Tallied(
-                    ts.iter()
-                        .map(|t| TrajectoryTally::of(&matcher, t))
-                        .collect(),
-                ),
-                Ok(Loaded::Results(source)) => Outcome::Results(source),
-                Err(err) => Outcome::Failed(LoadFailure {
-                    path: err.path().to_path_buf(),
-                    message: err.to_string(),
-                }),
+            if cancel.load(Ordering::Relaxed) {
+                return (path.clone(), None, Outcome::Skipped);
+            }
+            let (fresh, outcome) = match cached(shared, path, &key) {
+                Some(outcome) => (None, outcome),
+                None => read(path, &matcher, caching.then_some(key.as_str())),
             };
             on_progress(Progress {
                 files_done: files_done.fetch_add(1, Ordering::Relaxed) + 1,
@@ -59,13 +111,17 @@ pub fn tally_run(
                 bytes_done: bytes_done.fetch_add(*size, Ordering::Relaxed) + size,
                 bytes_total,
             });
-            outcome
+            (path.clone(), fresh, outcome)
         })
         .collect();
 
     let mut tally = Tally::new(matcher);
     let mut results = EvalResults::default();
-    for outcome in outcomes {
+    let mut cancelled = false;
+    for (path, fresh, outcome) in outcomes {
+        if let Some(entry) = fresh {
+            cache.put(path, entry);
+        }
         match outcome {
             Outcome::Tallied(ts) => {
                 for t in ts {
@@ -74,13 +130,90 @@ pub fn tally_run(
             }
             Outcome::Results(source) => results.sources.push(source),
             Outcome::Failed(failure) => failures.push(failure),
+            Outcome::Skipped => cancelled = true,
         }
     }
+    if !cancelled {
+        let present: HashSet<&Path> = candidates.iter().map(|c| c.path.as_path()).collect();
+        cache.retain(|p| present.contains(p));
+    }
     results.apply(tally.trajectories_mut());
-    TalliedRun {
+    let run = TalliedRun {
         roots: roots.to_vec(),
         tally,
         failures,
         results,
+    };
+    (run, cancelled)
+}
+
+/// What the cache holds for `path`, if the file is unchanged and its tallies under `key`
+/// decode.
+fn cached(cache: &RunCache, path: &Path, key: &str) -> Option<Outcome> {
+    let (size, modified) = file_stamp(path)?;
+    let entry = cache.get(path, size, modified)?;
+    match &entry.outcome {
+        CachedOutcome::Trajectories(_) => {
+            let text = entry.extras.get(key)?.as_str()?;
+            serde_json::from_str::<Vec<TrajectoryTally>>(text)
+                .ok()
+                .map(Outcome::Tallied)
+        }
+        CachedOutcome::Results(source) => Some(Outcome::Results(source.clone())),
+        CachedOutcome::Failed(message) => Some(Outcome::Failed(LoadFailure {
+            path: path.to_path_buf(),
+            message: message.clone(),
+        })),
     }
+}
+
+/// Reads and tallies `path`, with the cache entry that records it (summaries, and tallies
+/// under `key`) when there is a cache to keep it.
+fn read(path: &Path, matcher: &Matcher, key: Option<&str>) -> (Option<CacheEntry>, Outcome) {
+    let stamp = key.and_then(|_| file_stamp(path));
+    let (outcome, cached, extras) = match load_file(path) {
+        Ok(Loaded::Trajectories(ts)) => {
+            let tallies: Vec<TrajectoryTally> =
+                ts.iter().map(|t| TrajectoryTally::of(matcher, t)).collect();
+            let mut extras = BTreeMap::new();
+            let mut summaries = Vec::new();
+            if let Some(key) = key {
+                summaries = ts.iter().map(TrajectorySummary::of).collect();
+                // As one string: a run's worth of tallies as `serde_json::Value` trees would
+                // take far more memory than the text (5,000 files: 230 MB of RSS against 12).
+                if let Ok(text) = serde_json::to_string(&tallies) {
+                    extras.insert(key.to_string(), serde_json::Value::String(text));
+                }
+            }
+            (
+                Outcome::Tallied(tallies),
+                CachedOutcome::Trajectories(summaries),
+                extras,
+            )
+        }
+        Ok(Loaded::Results(source)) => (
+            Outcome::Results(source.clone()),
+            CachedOutcome::Results(source),
+            BTreeMap::new(),
+        ),
+        Err(err) => {
+            let failure = LoadFailure {
+                path: err.path().to_path_buf(),
+                message: err.to_string(),
+            };
+            let message = failure.message.clone();
+            (
+                Outcome::Failed(failure),
+                CachedOutcome::Failed(message),
+                BTreeMap::new(),
+            )
+        }
+    };
+    let entry = stamp.map(|(size, modified_ns)| CacheEntry {
+        size,
+        modified_ns,
+        outcome: cached,
+        extras,
+    });
+    (entry, outcome)
 }

@@ -19,6 +19,8 @@ pub(crate) struct Plan {
     same_observation: bool,
     not_followed_by: Option<RuleId>,
     before: Option<RuleId>,
+    in_a_row: Option<usize>,
+    cost_above: Option<f64>,
 }
 
 impl Plan {
@@ -37,6 +39,8 @@ impl Plan {
             same_observation: rule.same_observation,
             not_followed_by: resolve(&rule.not_followed_by),
             before: resolve(&rule.before),
+            in_a_row: rule.in_a_row,
+            cost_above: rule.cost_above,
         })
     }
 
@@ -49,6 +53,8 @@ impl Plan {
         let windows = self
             .not_followed_by
             .map(|follower| follow_windows(matches, follower, self.before));
+        let costs = self.cost_above.map(|_| costs_so_far(trajectory));
+        let mut run = 0;
         for step in 1..=steps {
             let mut keep = true;
             if let Some(other) = self.matches {
@@ -63,10 +69,39 @@ impl Plan {
             if let Some(windows) = &windows {
                 keep &= windows[step - 1];
             }
+            if let (Some(limit), Some(costs)) = (self.cost_above, &costs) {
+                keep &= costs[step - 1] > limit;
+            }
+            keep &= matches.get(step, self.rule) > 0;
+            run = if keep { run + 1 } else { 0 };
+            if let Some(n) = self.in_a_row {
+                keep &= run >= n;
+            }
             if !keep {
                 matches.set(step, self.rule, 0);
             }
         }
+    }
+}
+
+/// For each step, the dollars spent up to and including it: the sum of the steps' costs, or,
+/// when no step has one, the trajectory's total counted at its last step.
+fn costs_so_far(trajectory: &Trajectory) -> Vec<f64> {
+    let steps = &trajectory.steps;
+    if steps.iter().any(|s| s.usage.cost.is_some()) {
+        steps
+            .iter()
+            .scan(0.0, |sum, s| {
+                *sum += s.usage.cost.unwrap_or(0.0);
+                Some(*sum)
+            })
+            .collect()
+    } else {
+        let mut out = vec![0.0; steps.len()];
+        if let (Some(last), Some(total)) = (out.last_mut(), trajectory.usage.cost) {
+            *last = total;
+        }
+        out
     }
 }
 

@@ -1,10 +1,10 @@
 //! What one trajectory's scan found: the number of matches of every rule at every step.
 
 use super::rule::RuleId;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A rule that matched at a step: the unit of drill-down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepHit {
     /// 1-based step.
     pub step: u32,

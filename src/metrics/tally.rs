@@ -14,7 +14,7 @@ use super::matcher::Matcher;
 use super::rule::RuleId;
 use super::step_matches::StepHit;
 use crate::model::{Format, JoinTarget, Prediction, Trajectory, Usage, count_patch_lines};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,7 +48,7 @@ const FORCED_EXITS: &[&str] = &[
 ];
 
 /// Which trajectory: its file, and its place in the file when the file holds several.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TrajectoryKey {
     pub path: PathBuf,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,7 +65,7 @@ impl TrajectoryKey {
 }
 
 /// One tool's use in one trajectory.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolUse {
     pub name: String,
     pub calls: u32,
@@ -73,7 +73,7 @@ pub struct ToolUse {
 }
 
 /// What the rules found in one trajectory, and what the run statistics need of it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrajectoryTally {
     pub key: TrajectoryKey,
     pub instance_id: String,

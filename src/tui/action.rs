@@ -86,6 +86,7 @@ actions! {
     CopyAction => "copy_action", "copy the action (or this tab's text) to the clipboard";
     CopyObservation => "copy_observation", "copy the observation to the clipboard";
     OpenInEditor => "open_in_editor", "open this step (or tab) in $EDITOR";
+    ToggleFollow => "toggle_follow", "follow the newest step as a live trajectory grows (on by default)";
 
     Mark => "mark", "mark this trajectory to compare it with another";
     Compare => "compare", "compare the marked trajectory with this one (or this instance in another run, or a fork with its original)";

@@ -35,6 +35,9 @@ pub enum Effect {
     Copy { text: String, what: String },
     /// Show text in `$EDITOR`, the terminal suspended meanwhile.
     Edit { text: String, name: String },
+    /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
+    /// Runs until cancelled.
+    Watch { roots: Vec<PathBuf> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
 }
@@ -48,6 +51,7 @@ pub enum TaskKey {
     Document,
     Search,
     Grep,
+    Watch,
 }
 
 impl Effect {
@@ -59,6 +63,7 @@ impl Effect {
             Effect::BuildDocument(_) => Some(TaskKey::Document),
             Effect::Search { .. } => Some(TaskKey::Search),
             Effect::Grep { .. } => Some(TaskKey::Grep),
+            Effect::Watch { .. } => Some(TaskKey::Watch),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
         }
     }

@@ -23,6 +23,9 @@ pub struct Harness {
     pub copied: Vec<(String, String)>,
     /// What `o` would have opened in the editor: (file name, text).
     pub edited: Vec<(String, String)>,
+    /// The live watch, once the app asked for it; driven by [`Harness::live_scan`] instead
+    /// of filesystem notifications.
+    live: Option<job::live::LiveJob>,
 }
 
 impl Harness {
@@ -48,6 +51,7 @@ impl Harness {
             terminal,
             copied: Vec::new(),
             edited: Vec::new(),
+            live: None,
         }
     }
 
@@ -63,6 +67,20 @@ impl Harness {
             self.send(Msg::Key(key));
         }
         Ok(())
+    }
+
+    /// Reads every followed file again, as the live watch would on notifications, and
+    /// sends what changed. Does nothing until the app has started watching.
+    pub fn live_scan(&mut self) {
+        let Some(job) = self.live.as_mut() else {
+            return;
+        };
+        let msgs = job.scan();
+        let mut effects = Vec::new();
+        for msg in msgs {
+            effects.extend(update::update(&mut self.state, msg));
+        }
+        self.run(effects);
     }
 
     pub fn resize(&mut self, width: u16, height: u16) {
@@ -141,6 +159,15 @@ impl Harness {
                     "opened {name} in the editor"
                 ))));
                 self.edited.push((name, text));
+            }
+            Effect::Watch { roots } => {
+                // The built-in rules only: a developer's own rule file must not change tests.
+                let (matcher, _) =
+                    crate::metrics::Matcher::new(crate::metrics::RuleSet::defaults().rules);
+                self.live = Some(job::live::LiveJob::with_matcher(&roots, matcher));
+                queue.push_back(Msg::Live(crate::tui::msg::LiveMsg::Started {
+                    polling: None,
+                }));
             }
             Effect::Cancel(_) => {}
         }

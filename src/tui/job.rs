@@ -3,6 +3,7 @@
 //! headless harness runs them inline. Neither owns any of this logic.
 
 pub mod clipboard;
+pub mod live;
 
 use super::document::{self, DocRequest, Mode};
 use super::msg::{FileOutcome, Msg};

@@ -1,6 +1,10 @@
 //! Everything that can happen to the app: input from the terminal and results from tasks.
 //! `update` turns each into state changes and effects.
 
+mod live;
+
+pub use live::{LiveFile, LiveMsg, LiveTrajectory};
+
 use super::document::{DocKey, Document};
 use super::keymap::Key;
 use super::search::Hit;
@@ -67,6 +71,9 @@ pub enum Msg {
 
     /// A copy, an editor session or another side job finished.
     Notice(Notice),
+
+    /// The files being written change (the live watch).
+    Live(LiveMsg),
 }
 
 /// What one file of a run turned out to hold.

@@ -34,7 +34,11 @@ pub fn run(roots: Vec<PathBuf>, config: Config) -> std::io::Result<()> {
         .enable_all()
         .thread_name("trajscope")
         .build()?;
-    runtime.block_on(main_loop(roots, config))
+    let result = runtime.block_on(main_loop(roots, config));
+    // Blocking jobs still in flight (the file watcher between events, a parse of a big file)
+    // must not keep a quitting app alive: dropping the runtime would wait for them.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    result
 }
 
 type Term = Terminal<CrosstermBackend<Stdout>>;

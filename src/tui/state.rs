@@ -9,6 +9,7 @@ pub mod finder;
 pub mod grep;
 pub mod help;
 pub mod list;
+pub mod live;
 pub mod prompt;
 pub mod run;
 pub mod search;
@@ -26,6 +27,7 @@ use finder::FinderState;
 use grep::GrepState;
 use help::HelpState;
 use list::ListCursor;
+use live::LiveState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
 use run::RunState;
@@ -118,6 +120,7 @@ pub struct State {
     pub search: SearchState,
     pub documents: Documents,
     pub notice: Option<Notice>,
+    pub live: LiveState,
     pub size: Size,
     pub keymap: Arc<Keymap>,
     pub theme: Arc<Theme>,
@@ -142,6 +145,7 @@ impl State {
             search: SearchState::default(),
             documents: Documents::default(),
             notice: None,
+            live: LiveState::default(),
             size,
             keymap: Arc::new(config.keymap),
             theme: Arc::new(config.theme),

@@ -13,6 +13,7 @@ mod global;
 mod grep;
 mod help;
 mod list;
+pub mod live;
 mod mouse;
 mod page;
 mod prompt;
@@ -32,9 +33,15 @@ use super::state::{Overlay, Size, State};
 
 /// The effects to run when the app starts.
 pub fn start(state: &mut State) -> Vec<Effect> {
-    let mut fx = vec![Effect::LoadRun {
-        roots: state.run.roots.clone(),
-    }];
+    // The watch starts with the load, so that no write after the load's read is missed.
+    let mut fx = vec![
+        Effect::LoadRun {
+            roots: state.run.roots.clone(),
+        },
+        Effect::Watch {
+            roots: state.run.roots.clone(),
+        },
+    ];
     settle::settle(state);
     document::request(state, &mut fx);
     fx
@@ -66,6 +73,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::GrepProgress { id, files_done } => grep::progress(state, id, files_done, false),
         Msg::GrepDone { id } => grep::progress(state, id, 0, true),
         Msg::Notice(notice) => state.notice = Some(notice),
+        Msg::Live(msg) => live::message(state, msg, &mut fx),
     }
     settle::settle(state);
     document::request(state, &mut fx);

@@ -8,6 +8,7 @@ mod finder;
 mod grep;
 mod header;
 mod help;
+mod live;
 mod popup;
 mod problems;
 mod run;

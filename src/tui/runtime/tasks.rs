@@ -82,6 +82,9 @@ impl Tasks {
                 .await;
                 let _ = tx.send(Msg::GrepDone { id });
             }),
+            Effect::Watch { roots } => tokio::task::spawn_blocking(move || {
+                job::live::watch(&roots, &|msg| tx.send(msg).is_ok(), &flag);
+            }),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => return,
         };
         self.running.insert(key, (handle.abort_handle(), cancel));
@@ -147,5 +150,47 @@ async fn for_each_file<I, W, R>(
         if let Ok(result) = result {
             done(result);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn a_cancelled_run_load_stops_starting_files() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let started = Arc::new(AtomicUsize::new(0));
+        let total = 500;
+        let mut finished = 0;
+        runtime.block_on(for_each_file(
+            (0..total).collect(),
+            cancel.clone(),
+            |_| {
+                let started = started.clone();
+                move || {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+            },
+            |()| {
+                finished += 1;
+                // As when the user leaves the run: the runtime sets the task's flag.
+                cancel.store(true, Ordering::SeqCst);
+            },
+        ));
+        let started = started.load(Ordering::SeqCst);
+        let parallel = std::thread::available_parallelism().map_or(2, |n| n.get());
+        assert!(
+            started <= 2 * parallel,
+            "{started} of {total} files started after cancelling"
+        );
+        assert_eq!(finished, started, "files in flight still finish");
     }
 }

@@ -69,7 +69,10 @@ pub fn file(state: &mut State, bytes: u64, outcome: FileOutcome) {
     progress.files_done += 1;
     progress.bytes_done += bytes;
     match outcome {
-        FileOutcome::Trajectories(rows) => state.run.add_rows(rows),
+        FileOutcome::Trajectories(mut rows) => {
+            rows.retain(|r| !super::live::owns(state, &r.path));
+            state.run.add_rows(rows);
+        }
         FileOutcome::Results(source) => state.run.add_results(source),
         FileOutcome::Failed(failure) => state.run.failures.push(failure),
     }
@@ -105,7 +108,8 @@ mod tests {
         let mut state = empty();
         let effects = super::super::start(&mut state);
         assert!(
-            matches!(&effects[..], [Effect::LoadRun { roots }] if roots == &[PathBuf::from("run")])
+            matches!(&effects[..], [Effect::LoadRun { roots }, Effect::Watch { roots: watched }]
+                if roots == &[PathBuf::from("run")] && watched == roots)
         );
     }
 

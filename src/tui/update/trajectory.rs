@@ -3,7 +3,7 @@
 
 use super::{clipboard, finder, list, page, prompt, search};
 use crate::tui::action::Action;
-use crate::tui::effect::Effect;
+use crate::tui::effect::{Effect, TaskKey};
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::trajectory::{LoadedTrajectory, TrajectoryRef, TrajectoryState};
 use crate::tui::state::{Notice, Screen, State};
@@ -106,7 +106,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         return;
     }
     match action {
-        Action::Back => back_to_run(state),
+        Action::Back => back_to_run(state, fx),
         Action::NextError | Action::PreviousError => {
             let forward = action == Action::NextError;
             match t.find_step(forward, |s| s.error) {
@@ -150,6 +150,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::PreviousHit => search::advance(state, false),
         Action::ClearSearch => state.search.clear(),
         Action::FindStep => finder::open_steps(state),
+        Action::ToggleFollow => super::live::toggle_follow(state),
         Action::CopyAction | Action::CopyObservation | Action::OpenInEditor => {
             clipboard::action(state, action, fx);
         }
@@ -157,10 +158,20 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     }
 }
 
-/// Back to the run table, with the trajectory's row selected.
-pub fn back_to_run(state: &mut State) {
+/// Back to the run table, with the trajectory's row selected. A trajectory still being
+/// read is given up: a big file's read stops rather than going on behind the run table
+/// (opening it again starts afresh).
+pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
     state.screen = Screen::Run;
     let row = state.trajectory.as_ref().and_then(|t| t.row);
+    if state
+        .trajectory
+        .as_ref()
+        .is_some_and(|t| t.trajectory.is_none() && t.error.is_none())
+    {
+        fx.push(Effect::Cancel(TaskKey::Trajectory));
+        state.trajectory = None;
+    }
     if let Some(position) = row.and_then(|r| state.run.visible.iter().position(|&i| i == r)) {
         state.run.cursor.selected = position;
         state.run.user_moved = true;
@@ -173,12 +184,52 @@ mod tests {
         deliver, documents_requested, opened, press, run, send, trajectory,
     };
     use crate::tui::document::Page;
-    use crate::tui::effect::Effect;
+    use crate::tui::effect::{Effect, TaskKey};
     use crate::tui::msg::Msg;
     use crate::tui::state::Screen;
 
     fn step(state: &crate::tui::state::State) -> Option<usize> {
         state.trajectory.as_ref().and_then(|t| t.step_index())
+    }
+
+    #[test]
+    fn leaving_a_trajectory_still_loading_cancels_its_read() {
+        let mut state = run();
+        let effects = press(&mut state, "<CR>");
+        let first = effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::LoadTrajectory { id, .. } => Some(*id),
+                _ => None,
+            })
+            .unwrap();
+        let effects = press(&mut state, "q");
+        assert!(matches!(state.screen, Screen::Run));
+        assert!(
+            matches!(&effects[..], [Effect::Cancel(TaskKey::Trajectory)]),
+            "{effects:?}"
+        );
+        // Opening it again reads it again; a late answer to the cancelled read is dropped.
+        let again = press(&mut state, "<CR>");
+        assert!(
+            again
+                .iter()
+                .any(|e| matches!(e, Effect::LoadTrajectory { .. }))
+        );
+        send(
+            &mut state,
+            Msg::TrajectoryLoaded {
+                id: first,
+                result: Err("late".into()),
+            },
+        );
+        assert_eq!(state.trajectory.as_ref().unwrap().error, None);
+
+        // Leaving a loaded trajectory cancels nothing and keeps it.
+        deliver(&mut state, &again, trajectory("run/a.traj", 3, 1));
+        let effects = press(&mut state, "q");
+        assert!(effects.is_empty(), "{effects:?}");
+        assert!(state.trajectory.as_ref().unwrap().trajectory.is_some());
     }
 
     #[test]

@@ -19,7 +19,9 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let run = &state.run;
     let theme = &state.theme;
     title(state, frame, l.title);
-    frame.render_widget(Paragraph::new(summary(run, theme)), l.summary);
+    let mut line = summary(run, theme);
+    line.spans.extend(super::live::summary(state));
+    frame.render_widget(Paragraph::new(line), l.summary);
     let columns = layout::run_columns(l.header);
     header(run, theme, frame, &columns);
     if run.visible.is_empty() {
@@ -47,7 +49,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // Cells are written straight into the buffer: a widget per cell would cost more
         // than the whole table.
         for (column, rect) in &columns {
-            let (text, role) = cell(row, *column);
+            let (text, role) =
+                super::live::cell(state, row, *column).unwrap_or_else(|| cell(row, *column));
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
             let text = clip(&text, usize::from(rect.width));
             let x = if is_numeric(*column) {

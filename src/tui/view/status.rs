@@ -44,6 +44,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             theme.style(Role::StatusNotice),
         ));
     }
+    left.extend(super::live::status(state));
     let used: usize = left.iter().map(|s| display_width(&s.content)).sum();
     let room = usize::from(area.width).saturating_sub(used + 2);
     let hints = hints(state, room);

@@ -1,0 +1,145 @@
+//! What `trajscope replay` prints: the dry run, the context label, the outcome table, and the
+//! facts about a fork (rules it fired, where it diverges from the original).
+
+use super::Args;
+use anyhow::Result;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use trajscope::backend::Backend;
+use trajscope::diff::compare_runs;
+use trajscope::formats::{Loaded, load_file};
+use trajscope::metrics::{Matcher, RuleOptions, RuleSet};
+use trajscope::model::Trajectory;
+use trajscope::replay::driver::request_for;
+use trajscope::replay::input::{StepInput, tools_used};
+use trajscope::replay::{Dialect, plan};
+
+/// One line saying how faithful the context is.
+pub fn context_label(step: usize, input: &StepInput) -> String {
+    let mut line = format!(
+        "Context at step {step}: {} ({} messages)",
+        input.exactness.as_str().to_uppercase(),
+        input.messages.len()
+    );
+    if let Some(note) = &input.note {
+        line.push_str(&format!(": {note}"));
+    }
+    line
+}
+
+pub fn dry_run(
+    args: &Args,
+    t: &Trajectory,
+    input: &StepInput,
+    backends: &[Backend],
+) -> Result<ExitCode> {
+    let tools = tools_used(t);
+    let request = request_for(input.messages.clone(), &tools);
+    let planned = args
+        .continue_live
+        .then(|| plan(t, &Dialect::of(t), args.step));
+    if args.json {
+        let requests: Vec<Value> = backends
+            .iter()
+            .map(|b| {
+                let p = b.prepare(&request);
+                json!({
+                    "backend": b.name(),
+                    "url": p.url,
+                    "headers": p.headers.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>(),
+                    "body": p.body,
+                    "adaptations": p.adaptations,
+                })
+            })
+            .collect();
+        let out = json!({
+            "file": t.display_source(),
+            "step": args.step,
+            "exactness": input.exactness.as_str(),
+            "note": input.note,
+            "requests": requests,
+            "prefix_plan": planned,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}", context_label(args.step, input));
+    if !tools.is_empty() {
+        println!(
+            "Tools: {} (schemas inferred from the calls in the log)",
+            tools
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if let Some(planned) = &planned {
+        println!("\nPrefix 1..{} would be replayed so:", args.step - 1);
+        for p in planned {
+            println!("  step {:>3}  {:<40}  {}", p.step, p.how, p.action);
+        }
+    }
+    for backend in backends {
+        let prepared = backend.prepare(&request);
+        println!("\n# backend `{}`", backend.name());
+        print!("{prepared}");
+        for a in &prepared.adaptations {
+            println!("# adapted: {a}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Rules of the default rule set that fire on the fork's steps from `from` on.
+pub fn rules_fired(matcher: &Matcher, fork: &Trajectory, from: usize) -> Vec<String> {
+    let matches = matcher.scan(fork);
+    let mut names: Vec<String> = Vec::new();
+    for hit in matches.hits() {
+        if (hit.step as usize) < from {
+            continue;
+        }
+        if let Some(rule) = matcher.rule(hit.rule)
+            && !names.contains(&rule.name)
+        {
+            names.push(rule.name.clone());
+        }
+    }
+    names
+}
+
+pub fn matcher() -> Matcher {
+    let set = RuleSet::load(&RuleOptions::default());
+    Matcher::new(set.rules).0
+}
+
+/// The fork as trajscope's loader reads it back (what `ls`, `stats` and `diff` see).
+pub fn reload(path: &Path) -> Option<Trajectory> {
+    match load_file(path) {
+        Ok(Loaded::Trajectories(mut ts)) if !ts.is_empty() => Some(ts.remove(0)),
+        _ => None,
+    }
+}
+
+/// The first step of the original where the fork takes another action.
+pub fn first_divergence(original: &Trajectory, fork: &Trajectory) -> Option<usize> {
+    compare_runs(original, fork).first_divergence
+}
+
+/// The fork paths, one per line, as the last lines of the output.
+pub fn print_paths(paths: &[PathBuf]) {
+    for p in paths {
+        println!("{}", p.display());
+    }
+}
+
+/// At most `lines` lines of `text`, indented, with a note of what was left out.
+pub fn excerpt(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.trim_end().lines().collect();
+    let mut out: Vec<String> = all.iter().take(lines).map(|l| format!("    {l}")).collect();
+    if all.len() > lines {
+        out.push(format!("    … ({} more lines)", all.len() - lines));
+    }
+    out.join("\n")
+}
