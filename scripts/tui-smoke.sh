@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the real binary in a real terminal: starts trajscope in a private tmux
 # server, types what a newcomer would (open a trajectory, find the syntax error, read the
-# exact context, open it in $EDITOR, view and copy the patch, help, quit), and checks each screen as a person would see
+# exact context, open it in $EDITOR, view and copy the patch, help, the step's diff and working
+# tree, quit; then a fork against its original in the compare screen), and checks each screen as a person would see
 # it in the pane. Also checks that quitting restores the terminal (cooked mode, no
 # alternate screen).
 #
@@ -82,6 +83,18 @@ capture help
 keys q
 wait_for "Final patch"
 
+# The diff tabs of step 3: the linter refused its edit; then the working tree there.
+keys d
+wait_for "Changes at step 3 · 1 edit"
+shows "NOT APPLIED: refused by the tool"
+shows "MODEL INPUT · vs step 2 · exact"
+capture diff
+keys w
+wait_for "Working tree after step 3"
+shows "317 lines, 90 seen, the rest unknown"
+shows "SUBMISSION · 1 agree, 0 differ, 0 unknown"
+capture tree
+
 keys q
 wait_for "RUN 3"
 keys q
@@ -89,4 +102,31 @@ wait_for "exited with 0"
 shows "icanon"
 hides "-icanon"
 hides "RUN 3"
+
+# The compare screen: a fork against its original, opened at the first divergence.
+tm new-session -d -s fork -x 120 -y 40 -e XDG_CONFIG_HOME="$CONFIG" \
+    "$BIN tests/fixtures/tui/fork/tinycalc__tinycalc-1.fork.json; echo \"exited with \$?\"; sleep 60"
+fork_screen() { tm capture-pane -p -t fork; }
+fork_wait() {
+    for _ in $(seq 1 100); do
+        if fork_screen | grep -qF -- "$1"; then return 0; fi
+        sleep 0.05
+    done
+    echo "FAIL: did not see: $1"; fork_screen; exit 1
+}
+fork_wait "tinycalc__tinycalc-1 · trajscope"
+tm send-keys -t fork q c
+fork_wait "first divergence: A step 4, B step 4"
+fork_wait "COMPARE pair 4/10"
+if [ -n "$CAPTURES" ]; then fork_screen > "$CAPTURES/compare.txt"; fi
+tm send-keys -t fork n
+fork_wait "COMPARE pair 7/10"
+fork_wait "A step 4/7 · bash"
+tm send-keys -t fork p
+fork_wait "COMPARE pair 7/10 · final patches"
+if [ -n "$CAPTURES" ]; then fork_screen > "$CAPTURES/compare-patches.txt"; fi
+tm send-keys -t fork q
+fork_wait "RUN 1"
+tm send-keys -t fork q
+fork_wait "exited with 0"
 echo "ok: tmux smoke test passed"

@@ -37,6 +37,8 @@ pub struct CompareView {
     /// Tells this comparison apart from earlier ones: late results for another are dropped.
     pub id: u64,
     pub titles: [String; 2],
+    /// The run's verdicts for the two, which the files alone may not hold.
+    pub resolved: [Option<bool>; 2],
     pub compared: Option<Arc<Compared>>,
     pub error: Option<String>,
     /// Over the aligned pairs.
@@ -52,6 +54,7 @@ impl CompareView {
         CompareView {
             id,
             titles,
+            resolved: [None, None],
             compared: None,
             error: None,
             cursor: ListCursor::default(),
@@ -70,11 +73,16 @@ impl CompareView {
         self.pairs().get(self.cursor.selected)
     }
 
-    /// Where each divergence begins: a pair that differs after one that does not (or first).
+    /// Where each divergence begins: a pair that differs after one that does not, or after
+    /// one of another kind (steps only one run took, then two steps that differ).
     pub fn divergences(&self) -> Vec<usize> {
         let pairs = self.pairs();
+        let kind = |p: &AlignedPair| (p.a.is_some(), p.b.is_some());
         (0..pairs.len())
-            .filter(|&i| !pairs[i].same && (i == 0 || pairs[i - 1].same))
+            .filter(|&i| {
+                !pairs[i].same
+                    && (i == 0 || pairs[i - 1].same || kind(&pairs[i - 1]) != kind(&pairs[i]))
+            })
             .collect()
     }
 

@@ -70,8 +70,11 @@ pub fn open(state: &mut State, fx: &mut Vec<Effect>) {
         title(a),
         b.map_or_else(|| "the original of this fork".to_string(), title),
     ];
+    let resolved = [rows[a].resolved, b.and_then(|b| rows[b].resolved)];
     let id = state.next_id();
-    state.compare.view = Some(CompareView::opening(id, titles));
+    let mut view = CompareView::opening(id, titles);
+    view.resolved = resolved;
+    state.compare.view = Some(view);
     state.compare.marked.clear();
     state.screen = Screen::Compare;
     fx.push(Effect::LoadCompare {
@@ -277,7 +280,7 @@ mod tests {
             first,
             "n jumps to the divergence"
         );
-        press(&mut state, "n");
+        press(&mut state, "Gn");
         assert!(
             state
                 .notice

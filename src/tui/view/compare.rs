@@ -35,7 +35,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(text).style(theme.style(role)), area);
         return;
     };
-    header(compared, theme, frame, l.header);
+    header(view, compared, theme, frame, l.header);
     list(view, compared, theme, frame, l.list);
     panes_of(view, compared, theme, frame, &l);
 }
@@ -55,9 +55,9 @@ pub fn place(state: &State) -> String {
     }
 }
 
-fn side_line(name: &str, t: &Trajectory, theme: &Theme) -> Line<'static> {
+fn side_line(name: &str, t: &Trajectory, resolved: Option<bool>, theme: &Theme) -> Line<'static> {
     let meta = theme.style(Role::SectionMeta);
-    let (outcome, role) = match t.resolved {
+    let (outcome, role) = match t.resolved.or(resolved) {
         Some(true) => ("✓ resolved", Role::Resolved),
         Some(false) => ("✗ unresolved", Role::Unresolved),
         None => ("? not judged", Role::Unknown),
@@ -79,7 +79,7 @@ fn side_line(name: &str, t: &Trajectory, theme: &Theme) -> Line<'static> {
     ])
 }
 
-fn header(c: &Compared, theme: &Theme, frame: &mut Frame, area: Rect) {
+fn header(view: &CompareView, c: &Compared, theme: &Theme, frame: &mut Frame, area: Rect) {
     let r = &c.comparison;
     let summary = match (r.first_divergence, r.first_divergence_b) {
         (None, _) => format!(" The runs take the same {} steps.", r.a_steps),
@@ -96,8 +96,8 @@ fn header(c: &Compared, theme: &Theme, frame: &mut Frame, area: Rect) {
         " · patches touch different files"
     };
     let mut lines = vec![
-        side_line("A", &c.a, theme),
-        side_line("B", &c.b, theme),
+        side_line("A", &c.a, view.resolved[0], theme),
+        side_line("B", &c.b, view.resolved[1], theme),
         Line::from(vec![
             Span::styled(summary, theme.style(Role::RunSummary)),
             Span::styled(files, theme.style(Role::SectionMeta)),
