@@ -91,8 +91,8 @@ shows "MODEL INPUT · vs step 2 · exact"
 capture diff
 keys w
 wait_for "Working tree after step 3"
-shows "317 lines, 90 seen, the rest unknown"
-shows "SUBMISSION · 1 agree, 0 differ, 0 unknown"
+shows "viewed · 317 lines, 90 seen"
+shows "SUBMISSION · 0 agree, 0 differ, 1 unknown"
 capture tree
 
 keys q

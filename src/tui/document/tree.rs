@@ -31,7 +31,11 @@ pub fn write(
             theme.style(Role::Title),
         ),
         Span::styled(
-            format!(" · {} files seen, {edited} edited", files.len()),
+            format!(
+                " · {} file{} seen, {edited} edited",
+                files.len(),
+                if files.len() == 1 { "" } else { "s" }
+            ),
             meta,
         ),
     ]);
