@@ -40,6 +40,7 @@ actions! {
     FindStep => "find_step", "fuzzy-find a step of this trajectory";
     SearchRun => "search_run", "search every trajectory of the run for a string";
     Failures => "failures", "list the files that could not be read";
+    FailureModes => "failure_modes", "show the failure-mode dashboard: rule tallies, resolved vs unresolved";
 
     Down => "down", "next row";
     Up => "up", "previous row";
@@ -84,6 +85,11 @@ actions! {
     CopyAction => "copy_action", "copy the action (or this tab's text) to the clipboard";
     CopyObservation => "copy_observation", "copy the observation to the clipboard";
     OpenInEditor => "open_in_editor", "open this step (or tab) in $EDITOR";
+    LabelStep => "label_step", "label this step (a failure mode in your words, counted like a rule)";
+    UnlabelStep => "unlabel_step", "remove this step's labels";
+    ExportTrajectory => "export_trajectory", "export this trajectory to a file (HTML page; options.export_format)";
+    ExportStep => "export_step", "export this step to a file (Markdown; options.export_format)";
+    SwitchPane => "switch_pane", "switch between the rules and the steps behind the selected one";
 
     Confirm => "confirm", "accept";
     Cancel => "cancel", "cancel";

@@ -7,6 +7,7 @@ pub enum Layer {
     Global,
     Run,
     Trajectory,
+    Dashboard,
     Prompt,
     Finder,
     Grep,
@@ -16,10 +17,11 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 9] = [
+    pub const ALL: [Layer; 10] = [
         Layer::Global,
         Layer::Run,
         Layer::Trajectory,
+        Layer::Dashboard,
         Layer::Prompt,
         Layer::Finder,
         Layer::Grep,
@@ -34,6 +36,7 @@ impl Layer {
             Layer::Global => "global",
             Layer::Run => "run",
             Layer::Trajectory => "trajectory",
+            Layer::Dashboard => "dashboard",
             Layer::Prompt => "prompt",
             Layer::Finder => "finder",
             Layer::Grep => "grep",
@@ -49,6 +52,7 @@ impl Layer {
             Layer::Global => "Everywhere",
             Layer::Run => "Run (the table of trajectories)",
             Layer::Trajectory => "Trajectory (steps on the left, the selected step on the right)",
+            Layer::Dashboard => "Failure modes (the rule tally of the run)",
             Layer::Prompt => "Typing a search or filter",
             Layer::Finder => "Fuzzy finder",
             Layer::Grep => "Run-wide search results",

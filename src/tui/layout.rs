@@ -2,6 +2,10 @@
 //! areas; `update` uses the same ones to page, scroll and map mouse clicks, so the two can
 //! never disagree about what is where.
 
+mod dashboard;
+
+pub use dashboard::{DashboardLayout, dashboard};
+
 use super::document::Page;
 use super::state::run::Column;
 use ratatui::layout::{Constraint, Layout, Rect};

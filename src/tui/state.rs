@@ -3,11 +3,13 @@
 //! A screen (`Run`, `Trajectory`, later `Dashboard`, `Compare`) is a [`Screen`] variant with
 //! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
 
+pub mod dashboard;
 pub mod documents;
 pub mod finder;
 pub mod grep;
 pub mod help;
 pub mod list;
+pub mod metrics;
 pub mod prompt;
 pub mod run;
 pub mod search;
@@ -19,11 +21,13 @@ use super::keymap::Keymap;
 use super::layer::Layer;
 use super::layout;
 use super::theme::Theme;
+use dashboard::DashboardState;
 use documents::Documents;
 use finder::FinderState;
 use grep::GrepState;
 use help::HelpState;
 use list::ListCursor;
+use metrics::MetricsState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
 use run::RunState;
@@ -37,6 +41,8 @@ use trajectory::TrajectoryState;
 pub enum Screen {
     Run,
     Trajectory,
+    /// The failure-mode tally of the run.
+    Dashboard,
 }
 
 impl Screen {
@@ -44,6 +50,7 @@ impl Screen {
         match self {
             Screen::Run => Layer::Run,
             Screen::Trajectory => Layer::Trajectory,
+            Screen::Dashboard => Layer::Dashboard,
         }
     }
 }
@@ -110,6 +117,8 @@ pub struct State {
     pub prompt: Option<Prompt>,
     pub search: SearchState,
     pub documents: Documents,
+    pub metrics: MetricsState,
+    pub dashboard: DashboardState,
     pub notice: Option<Notice>,
     pub size: Size,
     pub keymap: Arc<Keymap>,
@@ -133,6 +142,8 @@ impl State {
             prompt: None,
             search: SearchState::default(),
             documents: Documents::default(),
+            metrics: MetricsState::new(config.rules),
+            dashboard: DashboardState::default(),
             notice: None,
             size,
             keymap: Arc::new(config.keymap),

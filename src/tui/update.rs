@@ -6,12 +6,16 @@
 //! and the document the right pane needs is requested if it is not built yet.
 
 mod clipboard;
+mod dashboard;
 mod document;
+mod export;
 mod finder;
 mod global;
 mod grep;
 mod help;
+mod labels;
 mod list;
+mod metrics;
 mod mouse;
 mod page;
 mod prompt;
@@ -31,9 +35,15 @@ use super::state::{Overlay, Size, State};
 
 /// The effects to run when the app starts.
 pub fn start(state: &mut State) -> Vec<Effect> {
-    let mut fx = vec![Effect::LoadRun {
-        roots: state.run.roots.clone(),
-    }];
+    let mut fx = vec![
+        Effect::LoadRun {
+            roots: state.run.roots.clone(),
+            rules: state.metrics.rules().clone(),
+        },
+        Effect::LoadLabels {
+            roots: state.run.roots.clone(),
+        },
+    ];
     settle::settle(state);
     document::request(state, &mut fx);
     fx
@@ -53,6 +63,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         } => run::discovered(state, files, bytes, failures),
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
         Msg::RunLoaded => run::loaded(state, &mut fx),
+        Msg::RunTallied(tallies) => metrics::tallied(state, tallies),
+        Msg::LabelsLoaded(sets) => metrics::labels_loaded(state, sets),
+        Msg::LabelsSaved { root, edit, result } => {
+            metrics::labels_saved(state, root, edit, result);
+        }
         Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
         Msg::DocumentReady { key, document } => state.documents.insert(key, document),
         Msg::SearchDone {
@@ -65,6 +80,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::GrepDone { id } => grep::progress(state, id, 0, true),
         Msg::Notice(notice) => state.notice = Some(notice),
     }
+    metrics::join_results(state);
+    dashboard::sync(state);
     settle::settle(state);
     document::request(state, &mut fx);
     fx
@@ -91,6 +108,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Global => global::action(state, action, fx),
         Layer::Run => run::action(state, action, fx),
         Layer::Trajectory => trajectory::action(state, action, fx),
+        Layer::Dashboard => dashboard::action(state, action, fx),
         Layer::Prompt => prompt::action(state, action, fx),
         Layer::Finder => finder::action(state, action, fx),
         Layer::Grep => grep::action(state, action, fx),

@@ -1,12 +1,14 @@
 //! `render(&State, &mut Frame)`: draws the state, never changes it. One file per screen
 //! region; each draws only the rows that are visible.
 
+mod dashboard;
 mod detail;
 mod failures;
 mod finder;
 mod grep;
 mod header;
 mod help;
+mod marks;
 mod popup;
 mod problems;
 mod run;
@@ -36,6 +38,7 @@ pub fn render(state: &State, frame: &mut Frame) {
     match state.screen {
         Screen::Run => run::render(state, frame, area),
         Screen::Trajectory => trajectory::render(state, frame, area),
+        Screen::Dashboard => dashboard::render(state, frame, area),
     }
     match &state.overlay {
         Some(Overlay::Help(help)) => help::render(state, help, frame, area),

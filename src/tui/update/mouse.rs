@@ -40,6 +40,7 @@ pub fn event(state: &mut State, event: MouseEvent, fx: &mut Vec<Effect>) {
                 t.select(cursor.selected);
             }
         }
+        Screen::Dashboard => super::dashboard::wheel(state, at, delta),
     }
 }
 
@@ -112,6 +113,7 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
                 t.select(position);
             }
         }
+        Screen::Dashboard => super::dashboard::click(state, at, fx),
     }
 }
 

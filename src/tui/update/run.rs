@@ -35,6 +35,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             state.run.refresh();
         }
         Action::FindTrajectory => finder::open_trajectories(state),
+        Action::FailureModes => super::dashboard::open(state),
         _ => {}
     }
 }
@@ -103,7 +104,8 @@ mod tests {
         let mut state = empty();
         let effects = super::super::start(&mut state);
         assert!(
-            matches!(&effects[..], [Effect::LoadRun { roots }] if roots == &[PathBuf::from("run")])
+            matches!(&effects[..], [Effect::LoadRun { roots, .. }, Effect::LoadLabels { roots: labels }]
+                if roots == &[PathBuf::from("run")] && labels == roots)
         );
     }
 

@@ -14,6 +14,8 @@ pub fn settle(state: &mut State) {
             state.run.cursor.settle(len, height);
         }
         Screen::Trajectory => settle_trajectory(state),
+        // Its lists are settled with its contents, in `dashboard::sync`.
+        Screen::Dashboard => {}
     }
     let page = page_height(state);
     let failures = state.run.failures.len();

@@ -153,12 +153,21 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::CopyAction | Action::CopyObservation | Action::OpenInEditor => {
             clipboard::action(state, action, fx);
         }
+        Action::LabelStep => super::labels::ask(state),
+        Action::UnlabelStep => super::labels::remove(state, fx),
+        Action::ExportTrajectory | Action::ExportStep => super::export::action(state, action, fx),
         other => page::action(state, other),
     }
 }
 
-/// Back to the run table, with the trajectory's row selected.
+/// Back to the run table, with the trajectory's row selected; or to the dashboard when the
+/// trajectory was opened from there.
 pub fn back_to_run(state: &mut State) {
+    let id = state.trajectory.as_ref().map(|t| t.id);
+    if id.is_some() && state.dashboard.opened == id {
+        super::dashboard::open(state);
+        return;
+    }
     state.screen = Screen::Run;
     let row = state.trajectory.as_ref().and_then(|t| t.row);
     if let Some(position) = row.and_then(|r| state.run.visible.iter().position(|&i| i == r)) {
