@@ -2,6 +2,8 @@
 //! snapshots on the bundled sample trajectories, and a label's round trip from the key to
 //! the sidecar file, a new session's tally and `trajscope stats`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/tui.rs"]
 mod tui;
 

@@ -180,7 +180,6 @@ pub fn sync(state: &mut State) {
 mod tests {
     use super::super::testing::{deliver, press, run, send, trajectory};
     use crate::metrics::{RowKind, TrajectoryTally};
-    use crate::tui::effect::Effect;
     use crate::tui::msg::Msg;
     use crate::tui::state::dashboard::Focus;
     use crate::tui::state::{Screen, State};
