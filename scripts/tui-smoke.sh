@@ -50,6 +50,16 @@ shows "1 file could not be read"
 shows "astropy__astropy-12907"
 capture run
 
+# The failure-mode dashboard: the tally split by outcome, a rule's steps, back to the run.
+keys m
+wait_for "trajscope · failure modes"
+shows "RESOLVED (1)"
+shows "UNRESOLVED (2)"
+shows "── syntax_error · 1 match in 1 step of 1 trajectory"
+capture dashboard
+keys q
+wait_for "RUN 3"
+
 keys Enter
 wait_for "astropy__astropy-12907 · swe-agent 1.1+"
 wait_for "Step 1/6 · find_file"

@@ -198,7 +198,7 @@ fn compare_keys_move_between_divergences_and_back() {
 fn marking_two_runs_of_the_sample_folder_compares_them() {
     // Two inspect-ai copies of the same log (JSON and .eval) take the same steps.
     let mut h = open("sample-trajectories/inspect-ai", 120, 40);
-    keys(&mut h, "m");
+    keys(&mut h, "v");
     assert!(h.text().contains("RUN 4 · 1 marked"));
     keys(&mut h, "jjc");
     let text = h.text();

@@ -152,10 +152,14 @@ fn plain_text_shows_until_the_highlighted_page_arrives() {
                     held.push(request);
                     continue;
                 }
-                Effect::LoadRun { roots } => {
+                Effect::LoadRun { roots, rules } => {
                     let (candidates, msg) = trajscope::tui::job::discover(&roots);
                     let mut msgs = vec![msg];
-                    msgs.extend(candidates.iter().map(trajscope::tui::job::read_run_file));
+                    msgs.extend(
+                        candidates
+                            .iter()
+                            .flat_map(|c| trajscope::tui::job::read_run_file(c, &rules)),
+                    );
                     msgs.push(Msg::RunLoaded);
                     msgs
                 }
@@ -164,6 +168,7 @@ fn plain_text_shows_until_the_highlighted_page_arrives() {
                 }
                 // Nothing is written to the run while this test reads it.
                 Effect::Watch { .. } => continue,
+                Effect::LoadLabels { roots } => vec![trajscope::tui::job::labels::load(&roots)],
                 other => panic!("unexpected {other:?}"),
             };
             for msg in msgs {

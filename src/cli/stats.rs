@@ -1,6 +1,7 @@
 //! `trajscope stats PATH...`: the failure-mode tally of a run (or the comparison of two
 //! runs) with the default rules, the user's rules and `--rules` files.
 
+mod html;
 mod json;
 mod text;
 
@@ -45,6 +46,12 @@ pub struct Args {
     /// Print Markdown tables.
     #[arg(long, group = "format")]
     pub markdown: bool,
+    /// A self-contained HTML report with bar charts (inline SVG), to stdout or -o FILE.
+    #[arg(long, group = "format")]
+    pub html: bool,
+    /// Write the --html report to FILE (written whole, never over an input).
+    #[arg(long, short = 'o', value_name = "FILE", requires = "html")]
+    pub output: Option<PathBuf>,
     /// One row per trajectory.
     #[arg(long)]
     pub by_trajectory: bool,
@@ -169,6 +176,10 @@ fn single(args: &Args, run: &TalliedRun, rule_errors: &[RuleError], out: &mut Ou
         return Ok(());
     }
     report_failures(run);
+    if args.html {
+        let report = html::report(run, &overview, &name_of(&run.roots));
+        return html::write(&report, args.output.as_deref(), &run.roots, out);
+    }
     if args.csv {
         let table = if args.by_trajectory {
             text::by_trajectory(&run.tally, true)

@@ -40,6 +40,7 @@ actions! {
     FindStep => "find_step", "fuzzy-find a step of this trajectory";
     SearchRun => "search_run", "search every trajectory of the run for a string";
     Failures => "failures", "list the files that could not be read";
+    FailureModes => "failure_modes", "show the failure-mode dashboard: rule tallies, resolved vs unresolved";
 
     Down => "down", "next row";
     Up => "up", "previous row";
@@ -93,6 +94,11 @@ actions! {
     NextDivergence => "next_divergence", "next place where the two runs diverge";
     PreviousDivergence => "previous_divergence", "previous place where the two runs diverge";
     TogglePatches => "toggle_patches", "show the two final patches side by side, or the steps";
+    LabelStep => "label_step", "label this step (a failure mode in your words, counted like a rule)";
+    UnlabelStep => "unlabel_step", "remove this step's labels";
+    ExportTrajectory => "export_trajectory", "export this trajectory to a file (HTML page; options.export_format)";
+    ExportStep => "export_step", "export this step to a file (Markdown; options.export_format)";
+    SwitchPane => "switch_pane", "switch between the rules and the steps behind the selected one";
 
     Confirm => "confirm", "accept";
     Cancel => "cancel", "cancel";

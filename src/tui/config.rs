@@ -19,16 +19,32 @@ mod options;
 
 use super::keymap::Keymap;
 use super::theme::Theme;
-pub use options::{CopyTarget, Options};
+use crate::metrics::{Matcher, RuleOptions, RuleSet, user_rules_path};
+pub use options::{CopyTarget, ExportFormat, Options};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct Config {
     pub keymap: Keymap,
     pub theme: Theme,
     pub options: Options,
+    /// The failure-mode rules: the defaults, plus the user's `rules.toml` with `load`.
+    pub rules: Arc<Matcher>,
     /// What was wrong in the user's files, one line each, naming the entry.
     pub problems: Vec<String>,
+}
+
+/// Compiles `set`, adding its problems and the compiler's to `problems`.
+fn compile(set: RuleSet, problems: &mut Vec<String>) -> Arc<Matcher> {
+    let (matcher, errors) = Matcher::new(set.rules);
+    problems.extend(
+        set.errors
+            .iter()
+            .chain(&errors)
+            .map(|e| format!("{e} (the other rules still run)")),
+    );
+    Arc::new(matcher)
 }
 
 impl Default for Config {
@@ -37,6 +53,7 @@ impl Default for Config {
             keymap: Keymap::defaults(),
             theme: Theme::dark(),
             options: Options::default(),
+            rules: compile(RuleSet::defaults(), &mut Vec::new()),
             problems: Vec::new(),
         }
     }
@@ -48,8 +65,18 @@ impl Config {
         dirs::config_dir().map(|d| d.join("trajscope"))
     }
 
-    /// The user's config, or the defaults when there is none.
+    /// The user's config and rules, or the defaults when there are none.
     pub fn load() -> Config {
+        let mut config = Config::load_file();
+        let set = RuleSet::load(&RuleOptions {
+            user_file: user_rules_path(),
+            ..RuleOptions::default()
+        });
+        config.rules = compile(set, &mut config.problems);
+        config
+    }
+
+    fn load_file() -> Config {
         let Some(dir) = Config::dir() else {
             return Config::default();
         };
@@ -123,6 +150,7 @@ impl Config {
             theme,
             options,
             problems,
+            ..Config::default()
         }
     }
 }

@@ -5,14 +5,28 @@ use super::document::DocRequest;
 use super::search::Query;
 use super::state::compare::Other;
 use super::state::trajectory::TrajectoryRef;
+use crate::export::StepRange;
+use crate::metrics::{LabelSet, Matcher};
 use crate::model::Trajectory;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub enum Effect {
-    /// Walk the roots and read every file, reporting each as it is read.
-    LoadRun { roots: Vec<PathBuf> },
+    /// Walk the roots and read every file, reporting each as it is read, and tally its
+    /// trajectories with `rules`.
+    LoadRun {
+        roots: Vec<PathBuf>,
+        rules: Arc<Matcher>,
+    },
+    /// Read the label files of the run folders of `roots`.
+    LoadLabels { roots: Vec<PathBuf> },
+    /// Write a run folder's label file (merged with what is on disk); `edit` is the label
+    /// edit it includes.
+    SaveLabels { set: LabelSet, edit: u64 },
+    /// Write the trajectory (or some of its steps) to a new file in `dir`.
+    Export(Box<ExportRequest>),
     /// Read one trajectory in full.
     LoadTrajectory { id: u64, source: TrajectoryRef },
     /// Read two trajectories and align them.
@@ -42,6 +56,18 @@ pub enum Effect {
     Cancel(TaskKey),
 }
 
+/// What to export, and where.
+#[derive(Debug, Clone)]
+pub struct ExportRequest {
+    pub trajectory: Arc<Trajectory>,
+    pub steps: StepRange,
+    pub html: bool,
+    /// The matched rules and labels of each exported step (1-based), shown as tags.
+    pub marks: BTreeMap<usize, Vec<String>>,
+    /// The folder the file goes in; the current directory when not set.
+    pub dir: Option<PathBuf>,
+}
+
 /// Tasks with the same key replace each other: the newer one cancels the older.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TaskKey {
@@ -52,6 +78,8 @@ pub enum TaskKey {
     Search,
     Grep,
     Watch,
+    Labels,
+    Export,
 }
 
 impl Effect {
@@ -64,6 +92,8 @@ impl Effect {
             Effect::Search { .. } => Some(TaskKey::Search),
             Effect::Grep { .. } => Some(TaskKey::Grep),
             Effect::Watch { .. } => Some(TaskKey::Watch),
+            Effect::LoadLabels { .. } | Effect::SaveLabels { .. } => Some(TaskKey::Labels),
+            Effect::Export(_) => Some(TaskKey::Export),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
         }
     }

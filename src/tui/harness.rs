@@ -118,10 +118,14 @@ impl Harness {
     fn execute(&mut self, effect: Effect, queue: &mut VecDeque<Msg>) {
         let never = AtomicBool::new(false);
         match effect {
-            Effect::LoadRun { roots } => {
+            Effect::LoadRun { roots, rules } => {
                 let (candidates, msg) = job::discover(&roots);
                 queue.push_back(msg);
-                queue.extend(candidates.iter().map(job::read_run_file));
+                queue.extend(
+                    candidates
+                        .iter()
+                        .flat_map(|c| job::read_run_file(c, &rules)),
+                );
                 queue.push_back(Msg::RunLoaded);
             }
             Effect::LoadTrajectory { id, source } => {
@@ -169,6 +173,9 @@ impl Harness {
                     polling: None,
                 }));
             }
+            Effect::LoadLabels { roots } => queue.push_back(job::labels::load(&roots)),
+            Effect::SaveLabels { set, edit } => queue.push_back(job::labels::save(set, edit)),
+            Effect::Export(request) => queue.push_back(job::export::export(&request)),
             Effect::Cancel(_) => {}
         }
     }

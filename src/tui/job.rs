@@ -3,6 +3,8 @@
 //! headless harness runs them inline. Neither owns any of this logic.
 
 pub mod clipboard;
+pub mod export;
+pub mod labels;
 pub mod live;
 
 use super::document::{self, DocRequest, Mode};
@@ -12,6 +14,7 @@ use super::state::compare::{Compared, Other};
 use super::state::grep::GrepMatch;
 use super::state::trajectory::{LoadedTrajectory, TrajectoryRef};
 use crate::formats::{Candidate, Loaded, load_file};
+use crate::metrics::{Matcher, TrajectoryTally};
 use crate::model::{LoadFailure, Trajectory, TrajectorySummary};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -28,10 +31,15 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Candidate>, Msg) {
     (candidates, msg)
 }
 
-/// Reads one file of the run, keeping only summaries of its trajectories.
-pub fn read_run_file(candidate: &Candidate) -> Msg {
+/// Reads one file of the run, keeping only summaries of its trajectories and what `rules`
+/// found in them: the file's `RunFile`, then its `RunTallied` when it held trajectories.
+pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
+    let mut tallied = None;
     let outcome = match load_file(&candidate.path) {
         Ok(Loaded::Trajectories(ts)) => {
+            tallied = Some(Msg::RunTallied(
+                ts.iter().map(|t| TrajectoryTally::of(rules, t)).collect(),
+            ));
             FileOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
         }
         Ok(Loaded::Results(source)) => FileOutcome::Results(source),
@@ -40,10 +48,12 @@ pub fn read_run_file(candidate: &Candidate) -> Msg {
             message: err.to_string(),
         }),
     };
-    Msg::RunFile {
+    let mut msgs = vec![Msg::RunFile {
         bytes: candidate.size,
         outcome,
-    }
+    }];
+    msgs.extend(tallied);
+    msgs
 }
 
 /// Reads one trajectory in full and computes its step rows.

@@ -8,6 +8,7 @@ pub enum Layer {
     Run,
     Trajectory,
     Compare,
+    Dashboard,
     Prompt,
     Finder,
     Grep,
@@ -17,11 +18,12 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 10] = [
+    pub const ALL: [Layer; 11] = [
         Layer::Global,
         Layer::Run,
         Layer::Trajectory,
         Layer::Compare,
+        Layer::Dashboard,
         Layer::Prompt,
         Layer::Finder,
         Layer::Grep,
@@ -37,6 +39,7 @@ impl Layer {
             Layer::Run => "run",
             Layer::Trajectory => "trajectory",
             Layer::Compare => "compare",
+            Layer::Dashboard => "dashboard",
             Layer::Prompt => "prompt",
             Layer::Finder => "finder",
             Layer::Grep => "grep",
@@ -53,6 +56,7 @@ impl Layer {
             Layer::Run => "Run (the table of trajectories)",
             Layer::Trajectory => "Trajectory (steps on the left, the selected step on the right)",
             Layer::Compare => "Compare (two runs aligned step by step)",
+            Layer::Dashboard => "Failure modes (the rule tally of the run)",
             Layer::Prompt => "Typing a search or filter",
             Layer::Finder => "Fuzzy finder",
             Layer::Grep => "Run-wide search results",

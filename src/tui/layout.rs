@@ -5,6 +5,9 @@
 mod compare;
 
 pub use compare::{CompareLayout, compare};
+mod dashboard;
+
+pub use dashboard::{DashboardLayout, dashboard};
 
 use super::document::Page;
 use super::state::run::Column;

@@ -12,8 +12,10 @@ use super::state::Notice;
 use super::state::compare::Compared;
 use super::state::grep::GrepMatch;
 use super::state::trajectory::LoadedTrajectory;
+use crate::metrics::{LabelSet, TrajectoryTally};
 use crate::model::{LoadFailure, ResultsSource, TrajectorySummary};
 use crossterm::event::MouseEvent;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -39,6 +41,16 @@ pub enum Msg {
     },
     /// Every file of the run was read.
     RunLoaded,
+    /// What the rules found in the trajectories of one file.
+    RunTallied(Vec<TrajectoryTally>),
+    /// The label files of the run folders: (folder, its labels or why they could not be read).
+    LabelsLoaded(Vec<(PathBuf, Result<LabelSet, String>)>),
+    /// A label file was written (`edit` as in `Effect::SaveLabels`).
+    LabelsSaved {
+        root: PathBuf,
+        edit: u64,
+        result: Result<LabelSet, String>,
+    },
 
     TrajectoryLoaded {
         id: u64,

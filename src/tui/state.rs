@@ -4,12 +4,14 @@
 //! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
 
 pub mod compare;
+pub mod dashboard;
 pub mod documents;
 pub mod finder;
 pub mod grep;
 pub mod help;
 pub mod list;
 pub mod live;
+pub mod metrics;
 pub mod prompt;
 pub mod run;
 pub mod search;
@@ -22,12 +24,14 @@ use super::layer::Layer;
 use super::layout;
 use super::theme::Theme;
 use compare::CompareState;
+use dashboard::DashboardState;
 use documents::Documents;
 use finder::FinderState;
 use grep::GrepState;
 use help::HelpState;
 use list::ListCursor;
 use live::LiveState;
+use metrics::MetricsState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
 use run::RunState;
@@ -43,6 +47,8 @@ pub enum Screen {
     Trajectory,
     /// Two runs of one task side by side.
     Compare,
+    /// The failure-mode tally of the run.
+    Dashboard,
 }
 
 impl Screen {
@@ -51,6 +57,7 @@ impl Screen {
             Screen::Run => Layer::Run,
             Screen::Trajectory => Layer::Trajectory,
             Screen::Compare => Layer::Compare,
+            Screen::Dashboard => Layer::Dashboard,
         }
     }
 }
@@ -119,6 +126,8 @@ pub struct State {
     pub prompt: Option<Prompt>,
     pub search: SearchState,
     pub documents: Documents,
+    pub metrics: MetricsState,
+    pub dashboard: DashboardState,
     pub notice: Option<Notice>,
     pub live: LiveState,
     pub size: Size,
@@ -144,6 +153,8 @@ impl State {
             prompt: None,
             search: SearchState::default(),
             documents: Documents::default(),
+            metrics: MetricsState::new(config.rules),
+            dashboard: DashboardState::default(),
             notice: None,
             live: LiveState::default(),
             size,

@@ -7,13 +7,17 @@
 
 mod clipboard;
 mod compare;
+mod dashboard;
 mod document;
+mod export;
 mod finder;
 mod global;
 mod grep;
 mod help;
+mod labels;
 mod list;
 pub mod live;
+mod metrics;
 mod mouse;
 mod page;
 mod prompt;
@@ -37,8 +41,12 @@ pub fn start(state: &mut State) -> Vec<Effect> {
     let mut fx = vec![
         Effect::LoadRun {
             roots: state.run.roots.clone(),
+            rules: state.metrics.rules().clone(),
         },
         Effect::Watch {
+            roots: state.run.roots.clone(),
+        },
+        Effect::LoadLabels {
             roots: state.run.roots.clone(),
         },
     ];
@@ -61,6 +69,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         } => run::discovered(state, files, bytes, failures),
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
         Msg::RunLoaded => run::loaded(state, &mut fx),
+        Msg::RunTallied(tallies) => metrics::tallied(state, tallies),
+        Msg::LabelsLoaded(sets) => metrics::labels_loaded(state, sets),
+        Msg::LabelsSaved { root, edit, result } => {
+            metrics::labels_saved(state, root, edit, result);
+        }
         Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
         Msg::CompareLoaded { id, result } => compare::loaded(state, id, result),
         Msg::DocumentReady { key, document } => state.documents.insert(key, document),
@@ -75,6 +88,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Notice(notice) => state.notice = Some(notice),
         Msg::Live(msg) => live::message(state, msg, &mut fx),
     }
+    metrics::join_results(state);
+    dashboard::sync(state);
     settle::settle(state);
     document::request(state, &mut fx);
     fx
@@ -102,6 +117,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Run => run::action(state, action, fx),
         Layer::Trajectory => trajectory::action(state, action, fx),
         Layer::Compare => compare::action(state, action),
+        Layer::Dashboard => dashboard::action(state, action, fx),
         Layer::Prompt => prompt::action(state, action, fx),
         Layer::Finder => finder::action(state, action, fx),
         Layer::Grep => grep::action(state, action, fx),

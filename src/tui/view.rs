@@ -2,6 +2,7 @@
 //! region; each draws only the rows that are visible.
 
 mod compare;
+mod dashboard;
 mod detail;
 mod failures;
 mod finder;
@@ -9,6 +10,7 @@ mod grep;
 mod header;
 mod help;
 mod live;
+mod marks;
 mod popup;
 mod problems;
 mod run;
@@ -39,6 +41,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         Screen::Run => run::render(state, frame, area),
         Screen::Trajectory => trajectory::render(state, frame, area),
         Screen::Compare => compare::render(state, frame, area),
+        Screen::Dashboard => dashboard::render(state, frame, area),
     }
     match &state.overlay {
         Some(Overlay::Help(help)) => help::render(state, help, frame, area),

@@ -12,6 +12,15 @@ pub enum CopyTarget {
     File,
 }
 
+/// The format of `x` / `X` exports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// A trajectory as an HTML page, a step as Markdown (to paste into an issue).
+    Auto,
+    Markdown,
+    Html,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// Observations longer than this many lines are folded until `z` unfolds them.
@@ -22,6 +31,9 @@ pub struct Options {
     pub copy_file: Option<PathBuf>,
     /// Capture the mouse (scroll and click). Off lets the terminal select text.
     pub mouse: bool,
+    pub export_format: ExportFormat,
+    /// Where exports go; default the current directory.
+    pub export_dir: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -31,6 +43,8 @@ impl Default for Options {
             copy: CopyTarget::Osc52,
             copy_file: None,
             mouse: true,
+            export_format: ExportFormat::Auto,
+            export_dir: None,
         }
     }
 }
@@ -58,8 +72,18 @@ impl Options {
                     Some(on) => options.mouse = on,
                     None => problems.push(format!("{at}: expected true or false")),
                 },
+                "export_format" => match value.as_str() {
+                    Some("auto") => options.export_format = ExportFormat::Auto,
+                    Some("markdown") => options.export_format = ExportFormat::Markdown,
+                    Some("html") => options.export_format = ExportFormat::Html,
+                    _ => problems.push(format!("{at}: expected \"auto\", \"markdown\" or \"html\"")),
+                },
+                "export_dir" => match value.as_str() {
+                    Some(path) => options.export_dir = Some(PathBuf::from(path)),
+                    None => problems.push(format!("{at}: expected a path")),
+                },
                 _ => problems.push(format!(
-                    "{at}: unknown option (known: fold_lines, copy, copy_file, mouse)"
+                    "{at}: unknown option (known: fold_lines, copy, copy_file, mouse, export_format, export_dir)"
                 )),
             }
         }

@@ -1,6 +1,7 @@
 //! Running effects as tokio tasks. A task with the same [`TaskKey`] as a running one cancels
 //! it (abort for the async part, a flag that blocking work checks): the latest job wins.
 
+use crate::metrics::Matcher;
 use crate::tui::effect::{Effect, TaskKey};
 use crate::tui::job;
 use crate::tui::msg::Msg;
@@ -41,7 +42,7 @@ impl Tasks {
         let tx = self.tx.clone();
         let flag = cancel.clone();
         let handle = match effect {
-            Effect::LoadRun { roots } => tokio::spawn(load_run(roots, tx, flag)),
+            Effect::LoadRun { roots, rules } => tokio::spawn(load_run(roots, rules, tx, flag)),
             Effect::LoadTrajectory { id, source } => {
                 blocking(tx, move || Some(job::load_trajectory(id, &source)))
             }
@@ -85,6 +86,11 @@ impl Tasks {
             Effect::Watch { roots } => tokio::task::spawn_blocking(move || {
                 job::live::watch(&roots, &|msg| tx.send(msg).is_ok(), &flag);
             }),
+            Effect::LoadLabels { roots } => blocking(tx, move || Some(job::labels::load(&roots))),
+            Effect::SaveLabels { set, edit } => {
+                blocking(tx, move || Some(job::labels::save(set, edit)))
+            }
+            Effect::Export(request) => blocking(tx, move || Some(job::export::export(&request))),
             Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => return,
         };
         self.running.insert(key, (handle.abort_handle(), cancel));
@@ -103,7 +109,12 @@ fn blocking(
     })
 }
 
-async fn load_run(roots: Vec<PathBuf>, tx: UnboundedSender<Msg>, cancel: Arc<AtomicBool>) {
+async fn load_run(
+    roots: Vec<PathBuf>,
+    rules: Arc<Matcher>,
+    tx: UnboundedSender<Msg>,
+    cancel: Arc<AtomicBool>,
+) {
     let Ok((candidates, msg)) = tokio::task::spawn_blocking(move || job::discover(&roots)).await
     else {
         return;
@@ -113,9 +124,14 @@ async fn load_run(roots: Vec<PathBuf>, tx: UnboundedSender<Msg>, cancel: Arc<Ato
     for_each_file(
         candidates,
         cancel,
-        |c| move || job::read_run_file(&c),
-        |msg| {
-            let _ = tx.send(msg);
+        |c| {
+            let rules = rules.clone();
+            move || job::read_run_file(&c, &rules)
+        },
+        |msgs| {
+            for msg in msgs {
+                let _ = tx.send(msg);
+            }
         },
     )
     .await;

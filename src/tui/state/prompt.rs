@@ -9,6 +9,8 @@ pub enum PromptKind {
     Filter,
     /// Search every trajectory of the run.
     Grep,
+    /// A label for the selected step.
+    Label,
 }
 
 impl PromptKind {
@@ -17,6 +19,7 @@ impl PromptKind {
             PromptKind::Search => "/",
             PromptKind::Filter => "filter: ",
             PromptKind::Grep => "search all trajectories: ",
+            PromptKind::Label => "label this step: ",
         }
     }
 }

@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn mark_then_compare_loads_both_and_opens_at_the_first_divergence() {
         let mut state = run();
-        press(&mut state, "m");
+        press(&mut state, "v");
         assert_eq!(state.compare.marked.len(), 1);
         assert!(state.notice.as_ref().unwrap().text.contains("marked a"));
         let effects = press(&mut state, "jc");

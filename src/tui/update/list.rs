@@ -33,10 +33,21 @@ pub fn page_height(state: &State) -> usize {
         Screen::Run => layout::run(area).body.height,
         Screen::Trajectory => layout::trajectory(area).list.height,
         Screen::Compare => layout::compare(area).list.height,
+        Screen::Dashboard => {
+            layout::dashboard(area, state.dashboard.rows.len())
+                .rules
+                .height
+        }
     })
 }
 
 /// Rows visible in the right pane of the trajectory view.
 pub fn detail_height(state: &State) -> usize {
-    usize::from(layout::trajectory(state.area()).detail.height)
+    let marks = crate::tui::state::metrics::marks_rows(state);
+    usize::from(
+        layout::trajectory(state.area())
+            .detail
+            .height
+            .saturating_sub(marks),
+    )
 }

@@ -47,6 +47,7 @@ pub fn event(state: &mut State, event: MouseEvent, fx: &mut Vec<Effect>) {
                     .saturating_add_signed(delta * WHEEL_ROWS as isize);
             }
         }
+        Screen::Dashboard => super::dashboard::wheel(state, at, delta),
     }
 }
 
@@ -120,6 +121,7 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
             }
         }
         Screen::Compare => {}
+        Screen::Dashboard => super::dashboard::click(state, at, fx),
     }
 }
 

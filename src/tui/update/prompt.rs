@@ -1,6 +1,6 @@
 //! The text input at the bottom: typing, editing, and what Enter does for each kind.
 
-use super::{grep, search};
+use super::{grep, labels, search};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::state::prompt::{Prompt, PromptKind};
@@ -9,7 +9,7 @@ use crate::tui::state::{Overlay, State};
 pub fn open(state: &mut State, kind: PromptKind) {
     let initial = match kind {
         PromptKind::Filter => state.run.filter.clone(),
-        PromptKind::Search | PromptKind::Grep => String::new(),
+        PromptKind::Search | PromptKind::Grep | PromptKind::Label => String::new(),
     };
     state.prompt = Some(Prompt::new(kind, &initial));
 }
@@ -27,6 +27,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 PromptKind::Search => search::start(state, &prompt.input, fx),
                 PromptKind::Filter => {}
                 PromptKind::Grep => grep::start(state, &prompt.input, fx),
+                PromptKind::Label => labels::add(state, &prompt.input, fx),
             }
         }
         Action::Cancel => cancel(state),

@@ -37,6 +37,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::FindTrajectory => finder::open_trajectories(state),
         Action::Mark => compare::mark(state),
         Action::Compare => compare::open(state, fx),
+        Action::FailureModes => super::dashboard::open(state),
         _ => {}
     }
 }
@@ -107,10 +108,11 @@ mod tests {
     fn start_asks_to_load_the_roots() {
         let mut state = empty();
         let effects = super::super::start(&mut state);
-        assert!(
-            matches!(&effects[..], [Effect::LoadRun { roots }, Effect::Watch { roots: watched }]
-                if roots == &[PathBuf::from("run")] && watched == roots)
-        );
+        assert!(matches!(&effects[..], [
+                Effect::LoadRun { roots, .. },
+                Effect::Watch { roots: watched },
+                Effect::LoadLabels { roots: labels },
+            ] if roots == &[PathBuf::from("run")] && watched == roots && labels == roots));
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub fn settle(state: &mut State) {
         }
         Screen::Trajectory => settle_trajectory(state),
         Screen::Compare => super::compare::settle(state),
+        // Its lists are settled with its contents, in `dashboard::sync`.
+        Screen::Dashboard => {}
     }
     let page = page_height(state);
     let failures = state.run.failures.len();

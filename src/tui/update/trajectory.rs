@@ -154,15 +154,19 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::CopyAction | Action::CopyObservation | Action::OpenInEditor => {
             clipboard::action(state, action, fx);
         }
+        Action::LabelStep => super::labels::ask(state),
+        Action::UnlabelStep => super::labels::remove(state, fx),
+        Action::ExportTrajectory | Action::ExportStep => super::export::action(state, action, fx),
         other => page::action(state, other),
     }
 }
 
-/// Back to the run table, with the trajectory's row selected. A trajectory still being
-/// read is given up: a big file's read stops rather than going on behind the run table
-/// (opening it again starts afresh).
+/// Back to the run table, with the trajectory's row selected; or to the dashboard when the
+/// trajectory was opened from there. A trajectory still being read is given up: a big
+/// file's read stops rather than going on behind the run table (opening it again starts
+/// afresh).
 pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
-    state.screen = Screen::Run;
+    let id = state.trajectory.as_ref().map(|t| t.id);
     let row = state.trajectory.as_ref().and_then(|t| t.row);
     if state
         .trajectory
@@ -172,6 +176,11 @@ pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
         fx.push(Effect::Cancel(TaskKey::Trajectory));
         state.trajectory = None;
     }
+    if id.is_some() && state.dashboard.opened == id {
+        super::dashboard::open(state);
+        return;
+    }
+    state.screen = Screen::Run;
     if let Some(position) = row.and_then(|r| state.run.visible.iter().position(|&i| i == r)) {
         state.run.cursor.selected = position;
         state.run.user_moved = true;

@@ -72,7 +72,24 @@ fn place(state: &State) -> String {
                 Some(i) => format!(" · step {i}/{}", t.steps.len()),
                 None => String::new(),
             };
-            format!("{position}{}{step}", clip(&t.title, 40))
+            let marks = t
+                .step_index()
+                .map(|i| step_marks(state, &t.source, i))
+                .unwrap_or_default();
+            format!("{position}{}{step}{marks}", clip(&t.title, 40))
+        }
+        (Screen::Dashboard, _) => {
+            let d = &state.dashboard;
+            match d.focus {
+                crate::tui::state::dashboard::Focus::Rules => {
+                    format!("FAILURE MODES {}/{}", d.cursor.selected + 1, d.rows.len())
+                }
+                crate::tui::state::dashboard::Focus::Hits => format!(
+                    "FAILURE MODES · step {}/{}",
+                    d.hits_cursor.selected + 1,
+                    d.hits.len()
+                ),
+            }
         }
         (Screen::Compare, _) => super::compare::place(state),
         _ => match state.compare.marked.len() {
@@ -80,6 +97,30 @@ fn place(state: &State) -> String {
             n => format!("RUN {} · {n} marked", state.run.visible.len()),
         },
     }
+}
+
+/// ` · 3 rules · 1 label`: what matched at the selected step.
+fn step_marks(
+    state: &State,
+    source: &crate::tui::state::trajectory::TrajectoryRef,
+    step: usize,
+) -> String {
+    let rules = state.metrics.rules_at(source, step).len();
+    let labels = state.metrics.labels_at(source, step).len();
+    let mut text = String::new();
+    if rules > 0 {
+        text.push_str(&format!(
+            " · {rules} rule{}",
+            if rules == 1 { "" } else { "s" }
+        ));
+    }
+    if labels > 0 {
+        text.push_str(&format!(
+            " · {labels} label{}",
+            if labels == 1 { "" } else { "s" }
+        ));
+    }
+    text
 }
 
 /// `/error 3/17 in 5 steps` while a search is active in the trajectory view.
@@ -122,6 +163,7 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::Filter, "filter"),
             (Action::SortNext, "sort"),
             (Action::FindTrajectory, "find"),
+            (Action::FailureModes, "failure modes"),
             (Action::SearchRun, "search all"),
         ],
         Layer::Trajectory => &[
@@ -133,6 +175,15 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::ShowContext, "context"),
             (Action::ShowPatch, "patch"),
             (Action::ScrollPageDown, "scroll"),
+            (Action::LabelStep, "label"),
+            (Action::ExportTrajectory, "export"),
+        ],
+        Layer::Dashboard => &[
+            (Action::Help, "help"),
+            (Action::Back, "back"),
+            (Action::Down, "move"),
+            (Action::Open, "steps/open"),
+            (Action::SwitchPane, "switch list"),
         ],
         Layer::Compare => &[
             (Action::Help, "help"),

@@ -17,6 +17,9 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
     let tool_width = t.tool_width;
     let agent_width = if t.multi_agent { 10 } else { 0 };
     let height = usize::from(area.height);
+    let tallied = state.metrics.index_of(&t.source);
+    // The number of rules matched, right-aligned, where the list is wide enough for it.
+    let counts = tallied.is_some() && area.width >= 40;
     let mut lines = Vec::with_capacity(height);
     for position in (t.cursor.offset..t.steps.len()).take(height) {
         let step = &t.steps[position];
@@ -52,7 +55,18 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
             format!("{:<tool_width$} ", clip(&step.tool, tool_width)),
             base.patch(theme.style(Role::StepTool)),
         ));
-        let used = digits + 3 + agent_width + tool_width + 1;
+        let labelled = !state.metrics.labels_at(&t.source, step.index).is_empty();
+        let rules = match tallied.filter(|_| counts) {
+            Some(i) => state.metrics.tally.rules_at(i, step.index).len(),
+            None => 0,
+        };
+        let mark = match (labelled, rules) {
+            (true, _) => " ◆".to_string(),
+            (false, 0) => String::new(),
+            (false, n) if n < 10 => format!(" {n}"),
+            (false, _) => " +".to_string(),
+        };
+        let used = digits + 3 + agent_width + tool_width + 1 + mark.chars().count();
         let room = usize::from(area.width).saturating_sub(used);
         let summary = clip(&step.summary, room);
         let pad = room.saturating_sub(display_width(&summary));
@@ -66,6 +80,14 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
             base.patch(theme.style(summary_role)),
         ));
         spans.push(Span::styled(" ".repeat(pad), base));
+        if labelled {
+            spans.push(Span::styled(
+                mark,
+                base.patch(theme.style(Role::ScrollbarHit)),
+            ));
+        } else if !mark.is_empty() {
+            spans.push(Span::styled(mark, base.patch(theme.style(Role::Dim))));
+        }
         lines.push(Line::from(spans));
     }
     super::draw_rows(frame, area, &lines);

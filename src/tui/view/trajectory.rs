@@ -41,5 +41,14 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    detail::render(state, t, frame, l.detail, l.detail_bar);
+    let (marks, detail) = super::marks::split(state, l.detail);
+    if let Some((marks, area)) = marks {
+        super::marks::render(state, &marks, frame, area);
+    }
+    let bar = Rect {
+        y: detail.y,
+        height: detail.height,
+        ..l.detail_bar
+    };
+    detail::render(state, t, frame, detail, bar);
 }

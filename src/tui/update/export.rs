@@ -1,0 +1,61 @@
+//! `x` / `X`: export the open trajectory, or its selected step, to a file. The file is
+//! written by a task; the status bar then says where it went.
+
+use crate::export::StepRange;
+use crate::tui::action::Action;
+use crate::tui::config::ExportFormat;
+use crate::tui::effect::{Effect, ExportRequest};
+use crate::tui::state::State;
+use std::collections::BTreeMap;
+
+pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+    let Some(t) = state.open_trajectory() else {
+        return;
+    };
+    let Some(trajectory) = t.trajectory.clone() else {
+        return;
+    };
+    let steps = match action {
+        Action::ExportStep => match t.step_index() {
+            Some(step) => StepRange::one(step),
+            None => return,
+        },
+        _ => StepRange::All,
+    };
+    let html = match state.options.export_format {
+        ExportFormat::Html => true,
+        ExportFormat::Markdown => false,
+        // A page to send for a whole trajectory; a step to paste into an issue.
+        ExportFormat::Auto => steps.is_all(),
+    };
+    let mut marks = BTreeMap::new();
+    let Ok(range) = steps.resolve(trajectory.steps.len()) else {
+        return;
+    };
+    for step in range {
+        let mut names: Vec<String> = state
+            .metrics
+            .rules_at(&t.source, step)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        names.extend(
+            state
+                .metrics
+                .labels_at(&t.source, step)
+                .into_iter()
+                .map(|l| format!("label: {l}")),
+        );
+        if !names.is_empty() {
+            marks.insert(step, names);
+        }
+    }
+    let dir = state.options.export_dir.clone();
+    fx.push(Effect::Export(Box::new(ExportRequest {
+        trajectory,
+        steps,
+        html,
+        marks,
+        dir,
+    })));
+}
