@@ -207,7 +207,7 @@ fn marking_two_runs_of_the_sample_folder_compares_them() {
         "{text}"
     );
     keys(&mut h, "q");
-    keys(&mut h, "mjc");
+    keys(&mut h, "vjc");
     let text = h.text();
     assert!(text.contains("The runs take the same 6 steps."), "{text}");
 }

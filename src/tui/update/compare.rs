@@ -351,7 +351,7 @@ mod tests {
     #[test]
     fn a_failed_comparison_says_why() {
         let mut state = run();
-        let effects = press(&mut state, "mjc");
+        let effects = press(&mut state, "vjc");
         let (id, _, _) = load_request(&effects).unwrap();
         send(
             &mut state,
