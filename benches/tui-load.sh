@@ -30,8 +30,13 @@ for _ in $(seq 1 6000); do
   sleep 0.02
 done
 # The cache is written just after the last file is listed: give it time before quitting.
-sleep 2
+for _ in $(seq 1 100); do
+  ls "$cache"/runs/*.json >/dev/null 2>&1 && break
+  sleep 0.1
+done
+sleep 1
 rss=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "?")
+cpu=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f", ($14 + $15) / hz}' "/proc/$pid/stat" 2>/dev/null || echo "?")
 tm send-keys q
 sleep 0.5
-printf 'first frame %.2f s, done %.2f s, peak RSS %s KB\n' "${first:-0}" "${listed:-0}" "$rss"
+printf 'first frame %.2f s, done %.2f s, peak RSS %s KB, CPU %s s\n' "${first:-0}" "${listed:-0}" "$rss" "$cpu"

@@ -77,33 +77,38 @@ pub fn run_files_from_cache(
             None => misses.push(candidate.clone()),
         }
     }
-    let msg = (!files.is_empty()).then_some(Msg::RunCached { files, tallies });
+    let msg = (!files.is_empty()).then_some(Msg::RunFiles { files, tallies });
     (msg, misses)
 }
 
-/// Like [`read_run_file`], through the run cache: the messages, and the cache entry to keep
-/// when the file was read.
+/// One file of the run read through the run cache, for a `Msg::RunFiles` batch.
+pub struct FileRead {
+    pub bytes: u64,
+    pub outcome: FileOutcome,
+    pub tallies: Vec<TrajectoryTally>,
+    /// The cache entry to keep, when the file was read.
+    pub fresh: Option<CacheEntry>,
+}
+
+/// Like [`read_run_file`], through the run cache.
 pub fn read_run_file_cached(
     candidate: &Candidate,
     rules: &Matcher,
     cache: &RunCache,
     key: &str,
-) -> (Vec<Msg>, Option<CacheEntry>) {
+) -> FileRead {
     let TalliedFile {
         outcome: cached,
         tallies,
         fresh,
         ..
     } = tally_file(cache, &candidate.path, rules, key);
-    let had_trajectories = matches!(cached, CachedOutcome::Trajectories(_));
-    let mut msgs = vec![Msg::RunFile {
+    FileRead {
         bytes: candidate.size,
         outcome: outcome(&candidate.path, cached),
-    }];
-    if had_trajectories {
-        msgs.push(Msg::RunTallied(tallies));
+        tallies,
+        fresh,
     }
-    (msgs, fresh)
 }
 
 fn outcome(path: &Path, cached: CachedOutcome) -> FileOutcome {

@@ -39,9 +39,10 @@ pub enum Msg {
         bytes: u64,
         outcome: FileOutcome,
     },
-    /// Files of the run taken from the run cache, with what the rules found in them: one
-    /// message for many files, so that the table is sorted once, not once per file.
-    RunCached {
+    /// Several files of the run (from the run cache, or read since the last such message),
+    /// with what the rules found in them: one message for many files, so that the table is
+    /// sorted once per batch, not once per file.
+    RunFiles {
         files: Vec<(u64, FileOutcome)>,
         tallies: Vec<TrajectoryTally>,
     },

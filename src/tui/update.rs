@@ -68,7 +68,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             failures,
         } => run::discovered(state, files, bytes, failures),
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
-        Msg::RunCached { files, tallies } => {
+        Msg::RunFiles { files, tallies } => {
             run::files(state, files);
             metrics::tallied(state, tallies);
         }

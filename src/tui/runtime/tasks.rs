@@ -125,6 +125,40 @@ fn blocking(
 /// is seen between them.
 const CACHED_PER_MESSAGE: usize = 500;
 
+/// Files read per message at most, and how long a read file waits for others to share its
+/// message: the table fills in ten times a second, sorted once per message.
+const READ_PER_MESSAGE: usize = 200;
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Files read but not yet sent.
+struct Batch {
+    files: Vec<(u64, crate::tui::msg::FileOutcome)>,
+    tallies: Vec<crate::metrics::TrajectoryTally>,
+    since: std::time::Instant,
+}
+
+impl Default for Batch {
+    fn default() -> Batch {
+        Batch {
+            files: Vec::new(),
+            tallies: Vec::new(),
+            since: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Batch {
+    fn flush(&mut self, tx: &UnboundedSender<Msg>) {
+        let batch = std::mem::take(self);
+        if !batch.files.is_empty() {
+            let _ = tx.send(Msg::RunFiles {
+                files: batch.files,
+                tallies: batch.tallies,
+            });
+        }
+    }
+}
+
 /// Loads the run: discovers its files, lists and tallies the unchanged ones from the run
 /// cache under `cache_dir`, reads the others in parallel, then saves the cache. Returns how
 /// many files were read (the rest came from the cache); stops early when cancelled, and
@@ -187,24 +221,28 @@ async fn load_run(
 
     let read = misses.len();
     let mut fresh = Vec::new();
+    let mut batch = Batch::default();
     for_each_file(
         misses,
         cancel.clone(),
         |c| {
             let (rules, cache, key) = (rules.clone(), cache.clone(), key.clone());
             move || {
-                let (msgs, entry) = job::read_run_file_cached(&c, &rules, &cache, &key);
-                (msgs, entry.map(|e| (c.path.clone(), e)))
+                let file = job::read_run_file_cached(&c, &rules, &cache, &key);
+                (c.path.clone(), file)
             }
         },
-        |(msgs, entry)| {
-            for msg in msgs {
-                let _ = tx.send(msg);
+        |(path, file)| {
+            fresh.extend(file.fresh.map(|entry| (path, entry)));
+            batch.files.push((file.bytes, file.outcome));
+            batch.tallies.extend(file.tallies);
+            if batch.files.len() >= READ_PER_MESSAGE || batch.since.elapsed() >= BATCH_TIME {
+                batch.flush(&tx);
             }
-            fresh.extend(entry);
         },
     )
     .await;
+    batch.flush(&tx);
     let _ = tx.send(Msg::RunLoaded);
     if cancel.load(Ordering::Relaxed) {
         return read;
@@ -303,7 +341,7 @@ mod tests {
         for msg in msgs {
             match msg {
                 Msg::RunFile { outcome, .. } => add(outcome, &mut files),
-                Msg::RunCached {
+                Msg::RunFiles {
                     files: cached,
                     tallies,
                 } => {
@@ -365,7 +403,7 @@ mod tests {
         assert_eq!(listed(&warm), (rows.clone(), 3));
         assert!(
             warm.iter()
-                .any(|m| matches!(m, Msg::RunCached { files, .. } if files.len() == 3)),
+                .any(|m| matches!(m, Msg::RunFiles { files, .. } if files.len() == 3)),
             "one message for the cached files"
         );
 

@@ -79,7 +79,7 @@ pub fn file(state: &mut State, bytes: u64, outcome: FileOutcome) {
     }
 }
 
-/// Many files at once (from the run cache): the table is sorted once for all of them.
+/// Many files at once: the table is sorted once for all of them.
 pub fn files(state: &mut State, files: Vec<(u64, FileOutcome)>) {
     let mut rows = Vec::new();
     let mut sources = Vec::new();
