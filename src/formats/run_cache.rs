@@ -158,7 +158,12 @@ impl RunCache {
         };
         let written = (|| {
             let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-            serde_json::to_writer(&mut tmp, &cache)?;
+            // Buffered: unbuffered, serde_json makes a write call per token, and the cache of
+            // a 5,000-file run took seconds to write instead of a tenth of one.
+            let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+            serde_json::to_writer(&mut out, &cache)?;
+            std::io::Write::flush(&mut out)?;
+            drop(out);
             tmp.persist(file).map_err(|e| e.error)?;
             Ok::<(), std::io::Error>(())
         })();
