@@ -2,6 +2,7 @@
 //! reports back with `Msg`s; tests run them inline or just look at them.
 
 use super::document::DocRequest;
+use super::msg::Msg;
 use super::search::Query;
 use super::state::compare::Other;
 use super::state::trajectory::TrajectoryRef;
@@ -11,6 +12,7 @@ use crate::model::Trajectory;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Debug, Clone)]
 pub enum Effect {
@@ -52,6 +54,8 @@ pub enum Effect {
     /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
     /// Runs until cancelled.
     Watch { roots: Vec<PathBuf> },
+    /// Send `msg` back after `after` (a timer; not a task: nothing replaces or cancels it).
+    Later { after: Duration, msg: Box<Msg> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
 }
@@ -94,7 +98,10 @@ impl Effect {
             Effect::Watch { .. } => Some(TaskKey::Watch),
             Effect::LoadLabels { .. } | Effect::SaveLabels { .. } => Some(TaskKey::Labels),
             Effect::Export(_) => Some(TaskKey::Export),
-            Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
+            Effect::Copy { .. }
+            | Effect::Edit { .. }
+            | Effect::Later { .. }
+            | Effect::Cancel(_) => None,
         }
     }
 }

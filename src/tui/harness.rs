@@ -176,7 +176,8 @@ impl Harness {
             Effect::LoadLabels { roots } => queue.push_back(job::labels::load(&roots)),
             Effect::SaveLabels { set, edit } => queue.push_back(job::labels::save(set, edit)),
             Effect::Export(request) => queue.push_back(job::export::export(&request)),
-            Effect::Cancel(_) => {}
+            // Time does not pass in the harness: timers never fire.
+            Effect::Later { .. } | Effect::Cancel(_) => {}
         }
     }
 }

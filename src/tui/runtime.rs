@@ -147,6 +147,13 @@ impl App {
                     self.events = Some(EventStream::new());
                     let _ = self.tx.send(Msg::Notice(notice));
                 }
+                Effect::Later { after, msg } => {
+                    let tx = self.tx.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(after).await;
+                        let _ = tx.send(*msg);
+                    });
+                }
                 Effect::Cancel(key) => self.tasks.cancel(key),
                 other => self.tasks.spawn(other),
             }

@@ -91,7 +91,10 @@ impl Tasks {
                 blocking(tx, move || Some(job::labels::save(set, edit)))
             }
             Effect::Export(request) => blocking(tx, move || Some(job::export::export(&request))),
-            Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => return,
+            Effect::Copy { .. }
+            | Effect::Edit { .. }
+            | Effect::Later { .. }
+            | Effect::Cancel(_) => return,
         };
         self.running.insert(key, (handle.abort_handle(), cancel));
     }
