@@ -4,10 +4,13 @@
 use super::document::DocRequest;
 use super::search::Query;
 use super::state::compare::Other;
+use super::state::replay::{Mode, ReplaySetup};
 use super::state::trajectory::TrajectoryRef;
+use crate::backend::CancellationToken;
 use crate::export::StepRange;
 use crate::metrics::{LabelSet, Matcher};
 use crate::model::Trajectory;
+use crate::replay::input::StepInput;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,6 +57,32 @@ pub enum Effect {
     Watch { roots: Vec<PathBuf> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
+    /// Re-run from a step against a live model, reporting as `Msg::Replay`.
+    Replay(Box<ReplayRequest>),
+    /// Stop a running replay at once (the fork on disk stays consistent).
+    CancelReplay(CancellationToken),
+    /// Show text in `$EDITOR` and send back what was saved (`ReplayMsg::Edited`).
+    EditContext { text: String, name: String },
+}
+
+/// What the replay panel asked to run.
+#[derive(Debug, Clone)]
+pub struct ReplayRequest {
+    /// Tells this run's reports apart from an earlier one's.
+    pub job: u64,
+    pub trajectory: Arc<Trajectory>,
+    /// 1-based step to re-run from.
+    pub step: usize,
+    /// The context to send (edited or not).
+    pub input: StepInput,
+    /// The backend's name among `backends`' choices.
+    pub backend: String,
+    pub backends: ReplaySetup,
+    pub mode: Mode,
+    pub samples: usize,
+    pub max_steps: usize,
+    pub workspace: PathBuf,
+    pub cancel: CancellationToken,
 }
 
 /// What to export, and where.
@@ -80,6 +109,7 @@ pub enum TaskKey {
     Watch,
     Labels,
     Export,
+    Replay,
 }
 
 impl Effect {
@@ -94,7 +124,12 @@ impl Effect {
             Effect::Watch { .. } => Some(TaskKey::Watch),
             Effect::LoadLabels { .. } | Effect::SaveLabels { .. } => Some(TaskKey::Labels),
             Effect::Export(_) => Some(TaskKey::Export),
-            Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
+            Effect::Replay(_) => Some(TaskKey::Replay),
+            Effect::Copy { .. }
+            | Effect::Edit { .. }
+            | Effect::Cancel(_)
+            | Effect::CancelReplay(_)
+            | Effect::EditContext { .. } => None,
         }
     }
 }
