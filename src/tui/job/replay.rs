@@ -217,7 +217,8 @@ async fn continue_live(
                     .lines()
                     .find(|l| {
                         let l = l.trim();
-                        !l.is_empty() && !(l.starts_with('<') && l.ends_with('>'))
+                        let tag = l.starts_with('<') && l.ends_with('>');
+                        !l.is_empty() && !tag
                     })
                     .or_else(|| observation.lines().next())
                     .unwrap_or("");
