@@ -106,7 +106,8 @@ async fn resample(
             None => "",
         };
         let action = sample.action.lines().next().unwrap_or("");
-        if sample.completion.has_content() {
+        // A failed or cancelled answer is partial: its "action" would only be noise.
+        if sample.error.is_none() {
             say(ReplayMsg::Note {
                 job,
                 line: if action.is_empty() {
