@@ -91,10 +91,25 @@ impl Tasks {
                 blocking(tx, move || Some(job::labels::save(set, edit)))
             }
             Effect::Export(request) => blocking(tx, move || Some(job::export::export(&request))),
+            Effect::Replay(request) => {
+                // The prefix replay and the executor block: the whole run gets a thread of
+                // the blocking pool, and drives its requests on the runtime from there.
+                let runtime = tokio::runtime::Handle::current();
+                tokio::spawn(async move {
+                    let _ = tokio::task::spawn_blocking(move || {
+                        runtime.block_on(job::replay::run(*request, &mut |msg| {
+                            let _ = tx.send(msg);
+                        }));
+                    })
+                    .await;
+                })
+            }
             Effect::Copy { .. }
             | Effect::Edit { .. }
             | Effect::Later { .. }
-            | Effect::Cancel(_) => return,
+            | Effect::Cancel(_)
+            | Effect::CancelReplay(_)
+            | Effect::EditContext { .. } => return,
         };
         self.running.insert(key, (handle.abort_handle(), cancel));
     }

@@ -5,6 +5,7 @@ use super::list::ListCursor;
 use crate::model::{EvalResults, LoadFailure, TrajectorySummary};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
 /// A column of the run table.
@@ -236,7 +237,7 @@ impl RunState {
                 .then(ra.source_index.cmp(&rb.source_index))
                 .then(a.cmp(&b))
         });
-        self.visible = visible;
+        self.visible = self.forks_under_parents(visible);
         if let Some(position) = keep.and_then(|k| self.visible.iter().position(|&i| i == k)) {
             self.cursor.selected = position;
         }
@@ -250,6 +251,54 @@ impl RunState {
             .filter(|&(_, n)| n > 1)
             .map(|(id, _)| id.to_string())
             .collect();
+    }
+
+    /// `visible` with each fork moved to just under the trajectory it forked from (forks of
+    /// one parent in their sorted order; a fork whose parent is not shown stays in place).
+    fn forks_under_parents(&self, visible: Vec<usize>) -> Vec<usize> {
+        if !visible.iter().any(|&i| self.rows[i].fork_of.is_some()) {
+            return visible;
+        }
+        let mut by_path: HashMap<&Path, usize> = HashMap::new();
+        let mut by_name: HashMap<(Option<&Path>, Option<&OsStr>), usize> = HashMap::new();
+        for &i in &visible {
+            let path = self.rows[i].path.as_path();
+            by_path.entry(path).or_insert(i);
+            by_name
+                .entry((path.parent(), path.file_name()))
+                .or_insert(i);
+        }
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut roots = Vec::new();
+        for &i in &visible {
+            let row = &self.rows[i];
+            let parent = row.fork_of.as_ref().and_then(|link| {
+                by_path
+                    .get(link.parent.as_path())
+                    .or_else(|| by_name.get(&(row.path.parent(), link.parent.file_name())))
+                    .copied()
+                    .filter(|&p| p != i)
+            });
+            match parent {
+                Some(p) => children.entry(p).or_default().push(i),
+                None => roots.push(i),
+            }
+        }
+        let mut out = Vec::with_capacity(visible.len());
+        let mut seen = HashSet::new();
+        let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+        while let Some(i) = stack.pop() {
+            if !seen.insert(i) {
+                continue;
+            }
+            out.push(i);
+            if let Some(kids) = children.get(&i) {
+                stack.extend(kids.iter().rev());
+            }
+        }
+        // Forks whose parents fork from each other in a circle: where they were.
+        out.extend(visible.into_iter().filter(|i| !seen.contains(i)));
+        out
     }
 
     fn compute_totals(&self) -> Totals {
@@ -383,6 +432,7 @@ mod tests {
             patch_lines: 0,
             error_steps: 0,
             warnings: Vec::new(),
+            fork_of: None,
         }
     }
 
@@ -440,6 +490,57 @@ mod tests {
         run.refresh();
         assert_eq!(ids(&run), ["c"]);
         assert_eq!(run.totals.steps, 20);
+    }
+
+    #[test]
+    fn forks_sit_under_their_original_in_any_sort() {
+        let mut run = run();
+        let mut fork = row("a", 3, 9.0, None);
+        fork.path = PathBuf::from("run/a.fork-k2-1.trajscope.json");
+        fork.format = Format::Trajscope;
+        // Written by a replay started elsewhere: only the file name matches.
+        fork.fork_of = Some(crate::model::ForkLink {
+            parent: PathBuf::from("/elsewhere/run/a.traj"),
+            step: 2,
+        });
+        run.add_rows(vec![fork]);
+        let order = |run: &RunState| -> Vec<String> {
+            run.visible
+                .iter()
+                .map(|&i| run.rows[i].path.display().to_string())
+                .collect()
+        };
+        assert_eq!(
+            order(&run),
+            [
+                "run/a.traj",
+                "run/a.fork-k2-1.trajscope.json",
+                "run/b.traj",
+                "run/c.traj"
+            ]
+        );
+        // By cost, descending: the fork (9.0) would come first; it stays under a (0.1).
+        run.sort = Sort {
+            column: Column::Cost,
+            descending: true,
+        };
+        run.refresh();
+        assert_eq!(
+            order(&run),
+            [
+                "run/c.traj",
+                "run/b.traj",
+                "run/a.traj",
+                "run/a.fork-k2-1.trajscope.json"
+            ]
+        );
+        run.filter = "trajscope".into();
+        run.refresh();
+        assert_eq!(
+            order(&run),
+            ["run/a.fork-k2-1.trajscope.json"],
+            "alone when filtered"
+        );
     }
 
     #[test]

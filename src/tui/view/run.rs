@@ -197,7 +197,13 @@ fn is_numeric(column: Column) -> bool {
 
 fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
     match column {
-        Column::Instance => (one_line(&row.instance_id, 200), None),
+        Column::Instance => match &row.fork_of {
+            Some(link) => (
+                format!("└ fork@{} {}", link.step, one_line(&row.instance_id, 200)),
+                Some(Role::SectionMeta),
+            ),
+            None => (one_line(&row.instance_id, 200), None),
+        },
         Column::Format => (row.format.name().to_string(), Some(Role::Dim)),
         Column::Steps => (row.steps.to_string(), None),
         Column::Exit => (
