@@ -20,5 +20,7 @@ pub use run::{
 };
 pub use step::{ContextMessages, Exactness, Step, StepContext, ToolResult};
 pub use summary::{ForkLink, TrajectorySummary};
-pub use trajectory::{ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path};
+pub use trajectory::{
+    ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,
+};
 pub use usage::Usage;
