@@ -387,6 +387,33 @@ fn csv_markdown_and_by_trajectory_views() {
         md.contains("| python_traceback | 20 | 20 | 20 | 12 (100%) | 8 (29%) | - |"),
         "{md}"
     );
+    // The chart after the table: trajectories with a match, resolved (█) stacked on
+    // unresolved (▓), in a fenced block so GitHub keeps the columns.
+    let chart = md
+        .split("```text\n")
+        .nth(1)
+        .expect("a chart block")
+        .split("```")
+        .next()
+        .unwrap();
+    assert!(
+        chart
+            .lines()
+            .next()
+            .unwrap()
+            .contains("█ resolved  ▓ unresolved"),
+        "{chart}"
+    );
+    let bar = chart
+        .lines()
+        .find(|l| l.starts_with("python_traceback "))
+        .expect("a bar per rule");
+    let cells = |glyph| bar.chars().filter(|&c| c == glyph).count();
+    assert!(bar.ends_with(" 20"), "{bar}");
+    assert!(
+        cells('█') > cells('▓') && cells('▓') > 0,
+        "12 resolved over 8 unresolved: {bar}"
+    );
     let rows = String::from_utf8(
         trajscope(
             &["stats", "--csv", "--by-trajectory"],

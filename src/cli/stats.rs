@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use trajscope::export::text_chart;
 use trajscope::formats::RunCache;
 use trajscope::metrics::{
     Comparison, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, TalliedRun,
@@ -61,6 +62,9 @@ pub struct Args {
     #[arg(long)]
     pub no_cache: bool,
 }
+
+/// Cells of the longest bar in a Markdown chart: with the labels it fits 80 columns.
+const CHART_WIDTH: usize = 40;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -212,11 +216,24 @@ fn single(args: &Args, run: &TalliedRun, rule_errors: &[RuleError], out: &mut Ou
     out.text(&heading(
         "Rules (TRAJS: trajectories with a match; per outcome, their share of it)",
     ))?;
+    // Markdown has no pictures: each table's chart follows it as text bars (the same chart
+    // the HTML report draws), trajectories with a match stacked by outcome.
+    let charts = md.then(|| html::report(run, &overview, &name_of(&run.roots)).tables);
+    let chart = |i: usize| match charts.as_ref().and_then(|c| c.get(i)) {
+        Some(table) if !table.bars.is_empty() => format!(
+            "\n{}:\n\n```text\n{}```\n",
+            table.title,
+            text_chart(table, CHART_WIDTH)
+        ),
+        _ => String::new(),
+    };
     out.text(&render(&text::rules(&run.tally, false)))?;
+    out.text(&chart(0))?;
     let tools = text::tools(&run.tally);
     if !tools.is_empty() {
         out.text(&heading("Tools"))?;
         out.text(&render(&tools))?;
+        out.text(&chart(1))?;
     }
     if args.by_trajectory {
         out.text(&heading("Trajectories"))?;

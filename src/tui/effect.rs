@@ -2,6 +2,7 @@
 //! reports back with `Msg`s; tests run them inline or just look at them.
 
 use super::document::DocRequest;
+use super::msg::Msg;
 use super::search::Query;
 use super::state::compare::Other;
 use super::state::replay::{Mode, ReplaySetup};
@@ -14,6 +15,7 @@ use crate::replay::input::StepInput;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Debug, Clone)]
 pub enum Effect {
@@ -55,6 +57,8 @@ pub enum Effect {
     /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
     /// Runs until cancelled.
     Watch { roots: Vec<PathBuf> },
+    /// Send `msg` back after `after` (a timer; not a task: nothing replaces or cancels it).
+    Later { after: Duration, msg: Box<Msg> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
     /// Re-run from a step against a live model, reporting as `Msg::Replay`.
@@ -127,6 +131,7 @@ impl Effect {
             Effect::Replay(_) => Some(TaskKey::Replay),
             Effect::Copy { .. }
             | Effect::Edit { .. }
+            | Effect::Later { .. }
             | Effect::Cancel(_)
             | Effect::CancelReplay(_)
             | Effect::EditContext { .. } => None,

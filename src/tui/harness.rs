@@ -199,7 +199,8 @@ impl Harness {
                 self.edited.push((name, text));
                 queue.push_back(Msg::Replay(crate::tui::msg::ReplayMsg::Edited(Ok(edited))));
             }
-            Effect::Cancel(_) => {}
+            // Time does not pass in the harness: timers never fire.
+            Effect::Later { .. } | Effect::Cancel(_) => {}
         }
     }
 }

@@ -137,6 +137,13 @@ impl App {
                     let _ = self.tx.send(Msg::Replay(ReplayMsg::Edited(edited)));
                 }
                 Effect::CancelReplay(token) => token.cancel(),
+                Effect::Later { after, msg } => {
+                    let tx = self.tx.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(after).await;
+                        let _ = tx.send(*msg);
+                    });
+                }
                 Effect::Cancel(key) => self.tasks.cancel(key),
                 other => self.tasks.spawn(other),
             }

@@ -106,6 +106,7 @@ impl Tasks {
             }
             Effect::Copy { .. }
             | Effect::Edit { .. }
+            | Effect::Later { .. }
             | Effect::Cancel(_)
             | Effect::CancelReplay(_)
             | Effect::EditContext { .. } => return,

@@ -6,7 +6,7 @@ use crate::model::{EvalResults, LoadFailure, TrajectorySummary};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// A column of the run table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -135,6 +135,9 @@ pub struct RunState {
     pub user_moved: bool,
     pub progress: Progress,
     pub totals: Totals,
+    /// Instance ids that more than one row has (several agents or runs on one task): the
+    /// table tells those rows apart by where they come from ([`RunState::origin`]).
+    pub shared_ids: HashSet<String>,
 }
 
 impl RunState {
@@ -154,7 +157,47 @@ impl RunState {
             user_moved: false,
             progress: Progress::default(),
             totals: Totals::default(),
+            shared_ids: HashSet::new(),
         }
+    }
+
+    /// What tells `row` apart from other rows with its instance id: its folder under the
+    /// root (folders and files named after the instance are skipped, they say nothing new),
+    /// the root's name when several are open, and which of the file's trajectories it is.
+    pub fn origin(&self, row: &TrajectorySummary) -> String {
+        let root = self.roots.iter().find(|r| row.path.starts_with(r));
+        let relative = root
+            .and_then(|r| row.path.strip_prefix(r).ok())
+            .unwrap_or(&row.path);
+        let mut parts: Vec<String> = Vec::new();
+        if self.roots.len() > 1
+            && let Some(name) = root.and_then(|r| name_of(r))
+        {
+            parts.push(name);
+        }
+        let names: Vec<String> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        let kept = names
+            .iter()
+            .rposition(|n| !n.contains(row.instance_id.as_str()))
+            .map_or(0, |last| last + 1);
+        if kept > 0 {
+            parts.push(names[..kept].join("/"));
+        } else if parts.is_empty()
+            && let Some(file) = names.last()
+        {
+            parts.push(file.clone());
+        }
+        let mut origin = parts.join("/");
+        if let Some(index) = row.source_index {
+            origin.push_str(&format!(" #{}", index + 1));
+        }
+        origin
     }
 
     /// The row index under the cursor.
@@ -175,12 +218,23 @@ impl RunState {
             .filter(|&i| words.is_empty() || matches_filter(&self.rows[i], &words))
             .collect();
         let Sort { column, descending } = self.sort;
+        let root_of = |row: &TrajectorySummary| {
+            self.roots
+                .iter()
+                .position(|r| row.path.starts_with(r))
+                .unwrap_or(usize::MAX)
+        };
         visible.sort_by(|&a, &b| {
             let (ra, rb) = (&self.rows[a], &self.rows[b]);
             let order = column.compare(ra, rb);
             let order = if descending { order.reverse() } else { order };
             order
                 .then_with(|| ra.instance_id.cmp(&rb.instance_id))
+                // Rows arrive in whatever order the files were read: ties go by root, in the
+                // order the user named them, then by file, so the table is the same every time.
+                .then_with(|| root_of(ra).cmp(&root_of(rb)))
+                .then_with(|| ra.path.cmp(&rb.path))
+                .then(ra.source_index.cmp(&rb.source_index))
                 .then(a.cmp(&b))
         });
         self.visible = self.forks_under_parents(visible);
@@ -188,6 +242,15 @@ impl RunState {
             self.cursor.selected = position;
         }
         self.totals = self.compute_totals();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for row in &self.rows {
+            *seen.entry(row.instance_id.as_str()).or_default() += 1;
+        }
+        self.shared_ids = seen
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|(id, _)| id.to_string())
+            .collect();
     }
 
     /// `visible` with each fork moved to just under the trajectory it forked from (forks of
@@ -283,6 +346,12 @@ impl RunState {
     }
 }
 
+fn name_of(root: &Path) -> Option<String> {
+    root.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .or_else(|| Some(root.display().to_string()).filter(|s| !s.is_empty()))
+}
+
 fn matches_filter(row: &TrajectorySummary, words: &[String]) -> bool {
     let haystack = format!(
         "{} {} {} {} {} {}",
@@ -305,6 +374,45 @@ fn matches_filter(row: &TrajectorySummary, words: &[String]) -> bool {
 mod tests {
     use super::*;
     use crate::model::{Format, Usage};
+
+    #[test]
+    fn rows_sharing_an_instance_id_are_told_apart_by_where_they_come_from() {
+        let at = |path: &str, index: Option<usize>| {
+            let mut r = row("astropy__astropy-12907", 3, 0.0, None);
+            r.path = PathBuf::from(path);
+            r.source_index = index;
+            r
+        };
+        let mut run = RunState::new(vec![PathBuf::from("runs")]);
+        run.rows = vec![
+            at(
+                "runs/swe-agent/astropy__astropy-12907/astropy__astropy-12907.traj",
+                None,
+            ),
+            at("runs/claude-code/session-1.jsonl", None),
+            at("runs/openhands/output.jsonl", Some(4)),
+            row("other", 1, 0.0, None),
+        ];
+        run.refresh();
+        assert_eq!(
+            run.shared_ids,
+            HashSet::from(["astropy__astropy-12907".to_string()])
+        );
+        // Folders and files named after the instance say nothing new and are skipped.
+        assert_eq!(run.origin(&run.rows[0]), "swe-agent");
+        assert_eq!(run.origin(&run.rows[1]), "claude-code/session-1.jsonl");
+        assert_eq!(run.origin(&run.rows[2]), "openhands/output.jsonl #5");
+
+        // Two runs of one benchmark: the root tells them apart.
+        let mut two = RunState::new(vec![PathBuf::from("a/run-1"), PathBuf::from("b/run-2")]);
+        two.rows = vec![
+            at("a/run-1/astropy__astropy-12907.traj", None),
+            at("b/run-2/astropy__astropy-12907.traj", None),
+        ];
+        two.refresh();
+        assert_eq!(two.origin(&two.rows[0]), "run-1");
+        assert_eq!(two.origin(&two.rows[1]), "run-2");
+    }
 
     fn row(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> TrajectorySummary {
         TrajectorySummary {

@@ -49,8 +49,11 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // Cells are written straight into the buffer: a widget per cell would cost more
         // than the whole table.
         for (column, rect) in &columns {
-            let (text, role) =
+            let (mut text, role) =
                 super::live::cell(state, row, *column).unwrap_or_else(|| cell(row, *column));
+            if *column == Column::Instance && run.shared_ids.contains(&row.instance_id) {
+                text = format!("{text} · {}", run.origin(row));
+            }
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
             let text = clip(&text, usize::from(rect.width));
             let x = if is_numeric(*column) {
