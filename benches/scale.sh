@@ -6,6 +6,8 @@
 #                    `ls --json` (no cache, then cached) vs `jq` reading every file and a
 #                    Python json.load script; peak RSS of each trajscope command.
 #   one big file:    `ls` vs `jq '.trajectory|length'` and Python json.load; peak RSS.
+#   the TUI (tmux, benches/tui-load.sh): the run listed with an empty cache and reopened
+#                    with a warm one; the big file opened, cold and reopened.
 # Prints ratios (trajscope time / peer time).
 #
 #   benches/scale.sh [SCRATCH_DIR]      (default /tmp/trajscope-scale)
@@ -16,7 +18,7 @@ scratch="${1:-/tmp/trajscope-scale}"
 count="${COUNT:-5000}"
 mb="${MB:-200}"
 runs="${RUNS:-3}"
-for tool in hyperfine rg jq python3; do
+for tool in hyperfine rg jq python3 tmux bc; do
   command -v "$tool" >/dev/null || { echo "$tool is needed"; exit 1; }
 done
 [ -d ../shared/corpus ] || { echo "skipping: ../shared/corpus is not present"; exit 0; }
@@ -66,3 +68,10 @@ for k, v in b.items():
     print(f"  {k:13} {v:7.2f} s")
 print(f"  ls / jq: {b['ls']/b['jq']:.2f}x   ls / python: {b['ls']/b['python']:.2f}x")
 PY
+echo "TUI (first frame, done, peak RSS):"
+rm -rf "$out/tui-cache"
+echo "  run, empty cache:  $(benches/tui-load.sh "$bin" "$run" "^ *$count trajectories" "$out/tui-cache")"
+echo "  run, reopened:     $(benches/tui-load.sh "$bin" "$run" "^ *$count trajectories" "$out/tui-cache")"
+steps=$("$bin" ls --json --no-cache "$big" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["steps"])')
+echo "  big file, cold:    $(benches/tui-load.sh "$bin" "$big" "step 1/$steps" "$out/tui-cache")"
+echo "  big file, reopened: $(benches/tui-load.sh "$bin" "$big" "step 1/$steps" "$out/tui-cache")"

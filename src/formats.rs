@@ -32,16 +32,41 @@ pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
-pub use load::{Loaded, Progress, load_bytes, load_file, load_run, load_run_summaries};
+pub use load::{
+    Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
+    load_run_summaries,
+};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;
 
+/// How much of a trajectory a reader needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// Everything: steps, the messages the model saw, step contexts.
+    #[default]
+    Full,
+    /// The steps and the trajectory's own fields: all that a summary or a tally reads. The
+    /// message pool, the task and step contexts may be left empty where skipping them saves
+    /// time (SWE-agent `history`, `query`, `messages`).
+    Steps,
+}
+
 /// Parses `bytes` (read from `path`) as `format`.
 pub fn parse(format: Format, path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    parse_with(format, path, bytes, Detail::Full)
+}
+
+/// Parses `bytes` (read from `path`) as `format`, reading what `detail` asks for.
+pub fn parse_with(
+    format: Format,
+    path: &Path,
+    bytes: &[u8],
+    detail: Detail,
+) -> Result<Vec<Trajectory>, LoadError> {
     let mut trajectories = match format {
-        Format::SweAgent => swe_agent::parse(path, bytes),
+        Format::SweAgent => swe_agent::parse_with(path, bytes, detail),
         Format::MiniSweAgent => mini_swe_agent::parse(path, bytes),
         Format::OpenHands => openhands::parse(path, bytes),
         Format::InspectAi => inspect_ai::parse(path, bytes),

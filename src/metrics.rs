@@ -41,7 +41,10 @@ pub use overview::{Overview, Spread};
 pub use rule::{Origin, Pattern, Rule, RuleId, ToolCondition};
 pub use rule_error::RuleError;
 pub use rule_set::{RuleOptions, RuleSet, user_rules_path};
-pub use run_tally::{TalliedRun, cache_key as tally_cache_key, tally_run, tally_run_cached};
+pub use run_tally::{
+    TalliedFile, TalliedRun, cache_key as tally_cache_key, tally_file, tally_from_cache, tally_run,
+    tally_run_cached,
+};
 pub use search::{GrepHit, Search, SearchError};
 pub use step_matches::{StepHit, StepMatches};
 pub use tally::{

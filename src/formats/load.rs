@@ -3,7 +3,7 @@
 use super::detect::{Kind, detect};
 use super::discover::{Candidate, discover};
 use super::run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
-use super::{LoadError, eval_results, parse};
+use super::{Detail, LoadError, eval_results, parse_with};
 use crate::model::{EvalResults, LoadFailure, ResultsSource, Run, Trajectory, TrajectorySummary};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -27,8 +27,13 @@ pub struct Progress {
 
 /// Reads and parses one file. The file is opened read-only.
 pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
+    load_file_with(path, Detail::Full)
+}
+
+/// Reads and parses one file, reading of its trajectories what `detail` asks for.
+pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> {
     let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
-    load_bytes(path, &bytes)
+    load_bytes_with(path, &bytes, detail)
 }
 
 /// Parses the content of a file read elsewhere (a watcher, a test).
@@ -38,11 +43,16 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 /// whole trajectory to one bad byte would help nobody. Files that look binary are left to
 /// detection, which refuses them.
 pub fn load_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded, LoadError> {
+    load_bytes_with(path, bytes, Detail::Full)
+}
+
+/// Like [`load_bytes`], reading of the trajectories what `detail` asks for.
+pub fn load_bytes_with(path: &Path, bytes: &[u8], detail: Detail) -> Result<Loaded, LoadError> {
     let repaired = repair_utf8(path, bytes);
     let bytes = repaired.as_ref().map_or(bytes, |(text, _)| text.as_bytes());
     match detect(path, bytes)? {
         Kind::Trajectories(format) => {
-            let mut trajectories = parse(format, path, bytes)?;
+            let mut trajectories = parse_with(format, path, bytes, detail)?;
             if let Some((_, warning)) = &repaired {
                 for trajectory in &mut trajectories {
                     trajectory.warnings.insert(0, warning.clone());
@@ -120,7 +130,7 @@ pub fn load_run_summaries(
             let (fresh, outcome) = match cached {
                 Some(entry) => (None, entry.outcome.clone()),
                 None => {
-                    let outcome = match load_file(path) {
+                    let outcome = match load_file_with(path, Detail::Steps) {
                         Ok(Loaded::Trajectories(ts)) => CachedOutcome::Trajectories(
                             ts.iter().map(TrajectorySummary::of).collect(),
                         ),

@@ -6,6 +6,7 @@
 //! model saw at a step is stored exactly in 1.1+ (`query`) and 1.0 (`messages`, which also
 //! holds the step's own answer); for 0.x it is rebuilt from `history`.
 
+use super::Detail;
 use super::LoadError;
 use super::json::{Text, content_text, f64_field, u64_field};
 use super::task::task_from_prompt;
@@ -14,16 +15,22 @@ use crate::model::{
 };
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::path::Path;
+
+/// A message's content left undecoded (summaries and tallies read few of them).
+type Lazy<'a> = Option<&'a RawValue>;
 
 // `Option<Vec<_>>` rather than a lenient `Value` detour: these arrays are most of the file,
 // and decoding them twice (to `Value`, then to structs) costs more than the whole parse.
+// `C` is how message contents are read: decoded (`Value`) or left as raw text (`Lazy`).
 #[derive(Deserialize)]
-struct TrajFile {
+#[serde(bound(deserialize = "C: Deserialize<'de> + Default"))]
+struct TrajFile<C> {
     #[serde(default)]
-    trajectory: Option<Vec<RawStep>>,
+    trajectory: Option<Vec<RawStep<C>>>,
     #[serde(default)]
-    history: Option<Vec<RawMessage>>,
+    history: Option<Vec<RawMessage<C>>>,
     #[serde(default)]
     info: Value,
     #[serde(default)]
@@ -38,24 +45,24 @@ struct File {
 }
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawStep {
+#[serde(default, bound(deserialize = "C: Deserialize<'de> + Default"))]
+struct RawStep<C = Value> {
     action: Text,
     observation: Text,
     response: Text,
     thought: Text,
     execution_time: Option<Value>,
     /// 1.1+: the exact model input of this step.
-    query: Option<Vec<RawMessage>>,
+    query: Option<Vec<RawMessage<C>>>,
     /// 1.0: the history after this step, its own answer and observation included.
-    messages: Option<Vec<RawMessage>>,
+    messages: Option<Vec<RawMessage<C>>>,
 }
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawMessage {
+#[serde(default, bound(deserialize = "C: Deserialize<'de> + Default"))]
+struct RawMessage<C = Value> {
     role: Text,
-    content: Value,
+    content: C,
     agent: Option<String>,
     is_demo: Option<bool>,
     action: Option<Text>,
@@ -65,14 +72,89 @@ struct RawMessage {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let raw: TrajFile =
+    let raw: TrajFile<Value> =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-    let mut file = File {
-        trajectory: raw.trajectory.unwrap_or_default(),
-        history: raw.history.unwrap_or_default(),
-        info: raw.info,
-        replay_config: raw.replay_config,
+    build(
+        path,
+        File {
+            trajectory: raw.trajectory.unwrap_or_default(),
+            history: raw.history.unwrap_or_default(),
+            info: raw.info,
+            replay_config: raw.replay_config,
+        },
+    )
+}
+
+/// Like [`parse`] at `detail`. [`Detail::Steps`] skips decoding what only the messages the
+/// model saw need: the contents of `history` (but for the answers steps are matched with)
+/// and the exact contexts (`query`, `messages`), most of a big file's bytes. The steps, and
+/// all a summary or a tally reads, are the same; the message pool and contexts are empty.
+pub fn parse_with(path: &Path, bytes: &[u8], detail: Detail) -> Result<Vec<Trajectory>, LoadError> {
+    if detail == Detail::Full {
+        return parse(path, bytes);
+    }
+    // Errors and history-only files (whose steps are made of message contents) take the
+    // full parse, which words the error and has the contents.
+    let Ok(raw) = serde_json::from_slice::<TrajFile<Lazy>>(bytes) else {
+        return parse(path, bytes);
     };
+    if raw.trajectory.as_ref().is_none_or(Vec::is_empty) {
+        return parse(path, bytes);
+    }
+    let history: Vec<RawMessage> = raw
+        .history
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| {
+            let answer = m.role.0 == "assistant" && m.is_demo != Some(true);
+            let content = m.content.filter(|_| answer);
+            let content = content
+                .and_then(|raw| serde_json::from_str(raw.get()).ok())
+                .unwrap_or_default();
+            with_content(m, content)
+        })
+        .collect();
+    // Only whether a step has an exact context tells the format's version apart.
+    let present = |list: Option<Vec<RawMessage<Lazy>>>| list.map(|_| Vec::new());
+    let trajectory = raw
+        .trajectory
+        .unwrap_or_default()
+        .into_iter()
+        .map(|step| RawStep {
+            action: step.action,
+            observation: step.observation,
+            response: step.response,
+            thought: step.thought,
+            execution_time: step.execution_time,
+            query: present(step.query),
+            messages: present(step.messages),
+        })
+        .collect();
+    build(
+        path,
+        File {
+            trajectory,
+            history,
+            info: raw.info,
+            replay_config: raw.replay_config,
+        },
+    )
+}
+
+fn with_content<C>(m: RawMessage<C>, content: Value) -> RawMessage {
+    RawMessage {
+        role: m.role,
+        content,
+        agent: m.agent,
+        is_demo: m.is_demo,
+        action: m.action,
+        thought: m.thought,
+        tool_calls: m.tool_calls,
+        tool_call_ids: m.tool_call_ids,
+    }
+}
+
+fn build(path: &Path, mut file: File) -> Result<Vec<Trajectory>, LoadError> {
     if file.trajectory.is_empty() && file.history.is_empty() {
         return Err(LoadError::invalid(
             path,

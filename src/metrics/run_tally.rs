@@ -11,8 +11,8 @@
 use super::matcher::Matcher;
 use super::tally::{Tally, TrajectoryTally};
 use crate::formats::{
-    CacheEntry, CachedOutcome, Candidate, Loaded, Progress, RunCache, discover, file_stamp,
-    load_file,
+    CacheEntry, CachedOutcome, Candidate, Detail, Loaded, Progress, RunCache, discover, file_stamp,
+    load_file_with,
 };
 use crate::model::{EvalResults, LoadFailure, ResultsSource, TrajectorySummary};
 use rayon::prelude::*;
@@ -70,6 +70,66 @@ pub fn cache_key(matcher: &Matcher) -> String {
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
     format!("tally-{hash:016x}")
+}
+
+/// One file of a run as the TUI lists it: what it held (the summaries of its trajectories,
+/// eval results, or why it could not be read) and what the rules found in its trajectories.
+#[derive(Debug, Clone)]
+pub struct TalliedFile {
+    pub outcome: CachedOutcome,
+    pub tallies: Vec<TrajectoryTally>,
+    /// Whether the file was read (false: everything came from the cache).
+    pub read: bool,
+    /// The entry for the cache when the file was read and `cache` keeps entries; the caller
+    /// puts it (a shared cache cannot be written from the parallel workers).
+    pub fresh: Option<CacheEntry>,
+}
+
+/// Summarises and tallies one file, from `cache` when the file is unchanged and its tallies
+/// under `key` ([`cache_key`] of `matcher`) decode, else by reading it.
+pub fn tally_file(cache: &RunCache, path: &Path, matcher: &Matcher, key: &str) -> TalliedFile {
+    if let Some(hit) = tally_from_cache(cache, path, key) {
+        return hit;
+    }
+    let stamp = file_stamp(path);
+    let (cached, extras, outcome) = read_outcome(path, matcher, Some(key));
+    let tallies = match outcome {
+        Outcome::Tallied(tallies) => tallies,
+        Outcome::Results(_) | Outcome::Failed(_) | Outcome::Skipped => Vec::new(),
+    };
+    let fresh = stamp
+        .filter(|_| cache.is_enabled())
+        .map(|(size, modified_ns)| CacheEntry {
+            size,
+            modified_ns,
+            outcome: cached.clone(),
+            extras,
+        });
+    TalliedFile {
+        outcome: cached,
+        tallies,
+        read: true,
+        fresh,
+    }
+}
+
+/// What `cache` holds for `path` with tallies under `key` ([`cache_key`]), if the file is
+/// unchanged and its tallies decode; `None` means the file must be read ([`tally_file`]).
+pub fn tally_from_cache(cache: &RunCache, path: &Path, key: &str) -> Option<TalliedFile> {
+    let (size, modified) = file_stamp(path)?;
+    let entry = cache.get(path, size, modified)?;
+    let tallies = match &entry.outcome {
+        CachedOutcome::Trajectories(_) => {
+            serde_json::from_str::<Vec<TrajectoryTally>>(entry.extras.get(key)?.as_str()?).ok()?
+        }
+        CachedOutcome::Results(_) | CachedOutcome::Failed(_) => Vec::new(),
+    };
+    Some(TalliedFile {
+        outcome: entry.outcome.clone(),
+        tallies,
+        read: false,
+        fresh: None,
+    })
 }
 
 enum Outcome {
@@ -171,7 +231,25 @@ fn cached(cache: &RunCache, path: &Path, key: &str) -> Option<Outcome> {
 /// under `key`) when there is a cache to keep it.
 fn read(path: &Path, matcher: &Matcher, key: Option<&str>) -> (Option<CacheEntry>, Outcome) {
     let stamp = key.and_then(|_| file_stamp(path));
-    let (outcome, cached, extras) = match load_file(path) {
+    let (cached, extras, outcome) = read_outcome(path, matcher, key);
+    let entry = stamp.map(|(size, modified_ns)| CacheEntry {
+        size,
+        modified_ns,
+        outcome: cached,
+        extras,
+    });
+    (entry, outcome)
+}
+
+/// Reads and tallies `path`: what to cache of it (its summaries and, under `key`, its
+/// tallies; nothing of its trajectories without a key) and the outcome.
+fn read_outcome(
+    path: &Path,
+    matcher: &Matcher,
+    key: Option<&str>,
+) -> (CachedOutcome, BTreeMap<String, serde_json::Value>, Outcome) {
+    // Tallies and summaries read only steps: the messages the model saw are skipped.
+    let (outcome, cached, extras) = match load_file_with(path, Detail::Steps) {
         Ok(Loaded::Trajectories(ts)) => {
             let tallies: Vec<TrajectoryTally> =
                 ts.iter().map(|t| TrajectoryTally::of(matcher, t)).collect();
@@ -209,11 +287,5 @@ fn read(path: &Path, matcher: &Matcher, key: Option<&str>) -> (Option<CacheEntry
             )
         }
     };
-    let entry = stamp.map(|(size, modified_ns)| CacheEntry {
-        size,
-        modified_ns,
-        outcome: cached,
-        extras,
-    });
-    (entry, outcome)
+    (cached, extras, outcome)
 }

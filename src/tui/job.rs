@@ -14,8 +14,10 @@ use super::search::{self, Query};
 use super::state::compare::{Compared, Other};
 use super::state::grep::GrepMatch;
 use super::state::trajectory::{LoadedTrajectory, TrajectoryRef};
-use crate::formats::{Candidate, Loaded, load_file};
-use crate::metrics::{Matcher, TrajectoryTally};
+use crate::formats::{
+    CacheEntry, CachedOutcome, Candidate, Detail, Loaded, RunCache, load_file, load_file_with,
+};
+use crate::metrics::{Matcher, TalliedFile, TrajectoryTally, tally_file, tally_from_cache};
 use crate::model::{LoadFailure, Trajectory, TrajectorySummary};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,7 +38,7 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Candidate>, Msg) {
 /// found in them: the file's `RunFile`, then its `RunTallied` when it held trajectories.
 pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
     let mut tallied = None;
-    let outcome = match load_file(&candidate.path) {
+    let outcome = match load_file_with(&candidate.path, Detail::Steps) {
         Ok(Loaded::Trajectories(ts)) => {
             tallied = Some(Msg::RunTallied(
                 ts.iter().map(|t| TrajectoryTally::of(rules, t)).collect(),
@@ -55,6 +57,65 @@ pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
     }];
     msgs.extend(tallied);
     msgs
+}
+
+/// The files of `candidates` that `cache` holds unchanged, as one message (`None` when it
+/// holds none of them), and the files it does not hold, to be read.
+pub fn run_files_from_cache(
+    candidates: &[Candidate],
+    cache: &RunCache,
+    key: &str,
+) -> (Option<Msg>, Vec<Candidate>) {
+    let mut files = Vec::new();
+    let mut tallies = Vec::new();
+    let mut misses = Vec::new();
+    for candidate in candidates {
+        match tally_from_cache(cache, &candidate.path, key) {
+            Some(hit) => {
+                tallies.extend(hit.tallies);
+                files.push((candidate.size, outcome(&candidate.path, hit.outcome)));
+            }
+            None => misses.push(candidate.clone()),
+        }
+    }
+    let msg = (!files.is_empty()).then_some(Msg::RunCached { files, tallies });
+    (msg, misses)
+}
+
+/// Like [`read_run_file`], through the run cache: the messages, and the cache entry to keep
+/// when the file was read.
+pub fn read_run_file_cached(
+    candidate: &Candidate,
+    rules: &Matcher,
+    cache: &RunCache,
+    key: &str,
+) -> (Vec<Msg>, Option<CacheEntry>) {
+    let TalliedFile {
+        outcome: cached,
+        tallies,
+        fresh,
+        ..
+    } = tally_file(cache, &candidate.path, rules, key);
+    let had_trajectories = matches!(cached, CachedOutcome::Trajectories(_));
+    let mut msgs = vec![Msg::RunFile {
+        bytes: candidate.size,
+        outcome: outcome(&candidate.path, cached),
+    }];
+    if had_trajectories {
+        msgs.push(Msg::RunTallied(tallies));
+    }
+    (msgs, fresh)
+}
+
+fn outcome(path: &Path, cached: CachedOutcome) -> FileOutcome {
+    match cached {
+        CachedOutcome::Trajectories(summaries) => FileOutcome::Trajectories(summaries),
+        CachedOutcome::Results(source) => FileOutcome::Results(source),
+        CachedOutcome::Failed(message) => FileOutcome::Failed(LoadFailure {
+            path: path.to_path_buf(),
+            message,
+        }),
+    }
 }
 
 /// Reads one trajectory in full and computes its step rows.

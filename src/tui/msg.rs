@@ -41,6 +41,12 @@ pub enum Msg {
         bytes: u64,
         outcome: FileOutcome,
     },
+    /// Files of the run taken from the run cache, with what the rules found in them: one
+    /// message for many files, so that the table is sorted once, not once per file.
+    RunCached {
+        files: Vec<(u64, FileOutcome)>,
+        tallies: Vec<TrajectoryTally>,
+    },
     /// Every file of the run was read.
     RunLoaded,
     /// What the rules found in the trajectories of one file.

@@ -69,6 +69,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             failures,
         } => run::discovered(state, files, bytes, failures),
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
+        Msg::RunCached { files, tallies } => {
+            run::files(state, files);
+            metrics::tallied(state, tallies);
+        }
         Msg::RunLoaded => run::loaded(state, &mut fx),
         Msg::RunTallied(tallies) => metrics::tallied(state, tallies),
         Msg::LabelsLoaded(sets) => metrics::labels_loaded(state, sets),

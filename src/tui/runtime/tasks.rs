@@ -1,7 +1,11 @@
 //! Running effects as tokio tasks. A task with the same [`TaskKey`] as a running one cancels
 //! it (abort for the async part, a flag that blocking work checks): the latest job wins.
+//!
+//! The run load goes through the run cache shared with `ls` and `stats` (in the user's cache
+//! folder): unchanged files are listed and tallied from it without being read.
 
-use crate::metrics::Matcher;
+use crate::formats::{Candidate, RunCache};
+use crate::metrics::{Matcher, tally_cache_key};
 use crate::tui::effect::{Effect, TaskKey};
 use crate::tui::job;
 use crate::tui::msg::Msg;
@@ -15,6 +19,8 @@ use tokio::task::{AbortHandle, JoinSet};
 pub struct Tasks {
     tx: UnboundedSender<Msg>,
     running: HashMap<TaskKey, (AbortHandle, Arc<AtomicBool>)>,
+    /// Where the run cache lives; `None` reads every file.
+    cache_dir: Option<PathBuf>,
 }
 
 impl Tasks {
@@ -22,6 +28,7 @@ impl Tasks {
         Tasks {
             tx,
             running: HashMap::new(),
+            cache_dir: RunCache::default_dir(),
         }
     }
 
@@ -42,7 +49,12 @@ impl Tasks {
         let tx = self.tx.clone();
         let flag = cancel.clone();
         let handle = match effect {
-            Effect::LoadRun { roots, rules } => tokio::spawn(load_run(roots, rules, tx, flag)),
+            Effect::LoadRun { roots, rules } => {
+                let cache_dir = self.cache_dir.clone();
+                tokio::spawn(async move {
+                    load_run(roots, rules, cache_dir, tx, flag).await;
+                })
+            }
             Effect::LoadTrajectory { id, source } => {
                 blocking(tx, move || Some(job::load_trajectory(id, &source)))
             }
@@ -127,33 +139,110 @@ fn blocking(
     })
 }
 
+/// Files taken from the cache per message: the table fills in a few steps, and a cancel
+/// is seen between them.
+const CACHED_PER_MESSAGE: usize = 500;
+
+/// Loads the run: discovers its files, lists and tallies the unchanged ones from the run
+/// cache under `cache_dir`, reads the others in parallel, then saves the cache. Returns how
+/// many files were read (the rest came from the cache); stops early when cancelled, and
+/// then saves nothing.
 async fn load_run(
     roots: Vec<PathBuf>,
     rules: Arc<Matcher>,
+    cache_dir: Option<PathBuf>,
     tx: UnboundedSender<Msg>,
     cancel: Arc<AtomicBool>,
-) {
-    let Ok((candidates, msg)) = tokio::task::spawn_blocking(move || job::discover(&roots)).await
+) -> usize {
+    let Ok((candidates, msg, roots)) = tokio::task::spawn_blocking(move || {
+        let (candidates, msg) = job::discover(&roots);
+        (candidates, msg, roots)
+    })
+    .await
     else {
-        return;
+        return 0;
     };
     let _ = tx.send(msg);
-    let candidates: Vec<_> = candidates.into_iter().map(Arc::new).collect();
+    let opened = cache_dir.clone();
+    let rules_for_key = rules.clone();
+    let Ok((cache, key)) = tokio::task::spawn_blocking(move || {
+        let cache = match &opened {
+            Some(dir) => RunCache::open(dir, &roots),
+            None => RunCache::disabled(),
+        };
+        (cache, tally_cache_key(&rules_for_key))
+    })
+    .await
+    else {
+        return 0;
+    };
+    let cache = Arc::new(cache);
+    let key: Arc<str> = key.into();
+    let present: Vec<PathBuf> = candidates.iter().map(|c| c.path.clone()).collect();
+
+    let mut misses: Vec<Arc<Candidate>> = Vec::new();
+    if cache.is_empty() {
+        misses = candidates.into_iter().map(Arc::new).collect();
+    } else {
+        for chunk in candidates.chunks(CACHED_PER_MESSAGE) {
+            if cancel.load(Ordering::Relaxed) {
+                break;
+            }
+            let (chunk, shared, key) = (chunk.to_vec(), cache.clone(), key.clone());
+            let Ok((msg, missed)) = tokio::task::spawn_blocking(move || {
+                job::run_files_from_cache(&chunk, &shared, &key)
+            })
+            .await
+            else {
+                return 0;
+            };
+            if let Some(msg) = msg {
+                let _ = tx.send(msg);
+            }
+            misses.extend(missed.into_iter().map(Arc::new));
+        }
+    }
+
+    let read = misses.len();
+    let mut fresh = Vec::new();
     for_each_file(
-        candidates,
-        cancel,
+        misses,
+        cancel.clone(),
         |c| {
-            let rules = rules.clone();
-            move || job::read_run_file(&c, &rules)
+            let (rules, cache, key) = (rules.clone(), cache.clone(), key.clone());
+            move || {
+                let (msgs, entry) = job::read_run_file_cached(&c, &rules, &cache, &key);
+                (msgs, entry.map(|e| (c.path.clone(), e)))
+            }
         },
-        |msgs| {
+        |(msgs, entry)| {
             for msg in msgs {
                 let _ = tx.send(msg);
             }
+            fresh.extend(entry);
         },
     )
     .await;
     let _ = tx.send(Msg::RunLoaded);
+    if cancel.load(Ordering::Relaxed) {
+        return read;
+    }
+    // Every worker is done with the cache: it is ours again to update and write.
+    if let Ok(mut cache) = Arc::try_unwrap(cache)
+        && cache.is_enabled()
+    {
+        let _ = tokio::task::spawn_blocking(move || {
+            for (path, entry) in fresh {
+                cache.put(path, entry);
+            }
+            let present: std::collections::HashSet<PathBuf> = present.into_iter().collect();
+            cache.retain(|p| present.contains(p));
+            // A cache that cannot be written only costs speed next time.
+            let _ = cache.save();
+        })
+        .await;
+    }
+    read
 }
 
 /// Runs `work(item)` for every item on the blocking pool, as many at once as there are
@@ -191,6 +280,137 @@ async fn for_each_file<I, W, R>(
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
+
+    /// The messages of a run load through the cache under `cache_dir`, and how many files
+    /// it read.
+    fn load(root: &std::path::Path, cache_dir: &std::path::Path) -> (Vec<Msg>, usize) {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let rules = Arc::new(Matcher::new(crate::metrics::RuleSet::defaults().rules).0);
+        let read = runtime.block_on(load_run(
+            vec![root.to_path_buf()],
+            rules,
+            Some(cache_dir.to_path_buf()),
+            tx,
+            Arc::new(AtomicBool::new(false)),
+        ));
+        let mut msgs = Vec::new();
+        while let Ok(msg) = rx.try_recv() {
+            msgs.push(msg);
+        }
+        (msgs, read)
+    }
+
+    /// (instance, steps, rule hits) of every trajectory the messages list, sorted; and the
+    /// number of files they account for.
+    fn listed(msgs: &[Msg]) -> (Vec<(String, usize, usize)>, usize) {
+        use crate::tui::msg::FileOutcome;
+        let mut rows = Vec::new();
+        let mut hits = std::collections::HashMap::new();
+        let mut files = 0;
+        let mut add = |outcome: &FileOutcome, files: &mut usize| {
+            *files += 1;
+            if let FileOutcome::Trajectories(summaries) = outcome {
+                rows.extend(summaries.iter().map(|s| (s.instance_id.clone(), s.steps)));
+            }
+        };
+        for msg in msgs {
+            match msg {
+                Msg::RunFile { outcome, .. } => add(outcome, &mut files),
+                Msg::RunCached {
+                    files: cached,
+                    tallies,
+                } => {
+                    for (_, outcome) in cached {
+                        add(outcome, &mut files);
+                    }
+                    hits.extend(
+                        tallies
+                            .iter()
+                            .map(|t| (t.instance_id.clone(), t.hits.len())),
+                    );
+                }
+                Msg::RunTallied(tallies) => hits.extend(
+                    tallies
+                        .iter()
+                        .map(|t| (t.instance_id.clone(), t.hits.len())),
+                ),
+                _ => {}
+            }
+        }
+        let mut rows: Vec<_> = rows
+            .into_iter()
+            .map(|(id, steps)| {
+                let n = hits.get(&id).copied().unwrap_or(usize::MAX);
+                (id, steps, n)
+            })
+            .collect();
+        rows.sort();
+        (rows, files)
+    }
+
+    fn write_traj(path: &std::path::Path, steps: usize) {
+        let trajectory: Vec<_> = (0..steps)
+            .map(|i| serde_json::json!({"action": format!("cat x{i}.py"), "observation": "cat: x.py: No such file or directory", "response": "", "thought": ""}))
+            .collect();
+        let doc = serde_json::json!({"trajectory": trajectory, "history": [], "info": {"exit_status": "submitted"}});
+        std::fs::write(path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_warm_run_cache_lists_the_run_without_reading_files() {
+        let run = tempfile::tempdir().unwrap();
+        let cache_dir = tempfile::tempdir().unwrap();
+        let a = run.path().join("a.traj");
+        write_traj(&a, 2);
+        write_traj(&run.path().join("b.traj"), 3);
+        std::fs::write(run.path().join("broken.traj"), b"{\"trajectory\": [").unwrap();
+
+        let (cold, read) = load(run.path(), cache_dir.path());
+        assert_eq!(read, 3, "an empty cache: every file is read");
+        let (rows, files) = listed(&cold);
+        assert_eq!(files, 3);
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.2 > 0), "tallied: {rows:?}");
+        assert!(matches!(cold.last(), Some(Msg::RunLoaded)));
+
+        let (warm, read) = load(run.path(), cache_dir.path());
+        assert_eq!(read, 0, "an unchanged run is listed from the cache");
+        assert_eq!(listed(&warm), (rows.clone(), 3));
+        assert!(
+            warm.iter()
+                .any(|m| matches!(m, Msg::RunCached { files, .. } if files.len() == 3)),
+            "one message for the cached files"
+        );
+
+        // Proof that `a` is not read: garbage of the same size and time is still listed as
+        // it was cached.
+        let stamp = std::fs::metadata(&a).unwrap().modified().unwrap();
+        let size = std::fs::metadata(&a).unwrap().len() as usize;
+        std::fs::write(&a, vec![b'x'; size]).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&a)
+            .unwrap()
+            .set_modified(stamp)
+            .unwrap();
+        let (same, read) = load(run.path(), cache_dir.path());
+        assert_eq!((read, listed(&same)), (0, (rows.clone(), 3)));
+
+        // A changed file is read again, and only it.
+        write_traj(&a, 5);
+        let (changed, read) = load(run.path(), cache_dir.path());
+        assert_eq!(read, 1);
+        let (rows, _) = listed(&changed);
+        assert_eq!(
+            rows.iter().map(|r| (r.0.as_str(), r.1)).collect::<Vec<_>>(),
+            [("a", 5), ("b", 3)]
+        );
+    }
 
     #[test]
     fn a_cancelled_run_load_stops_starting_files() {

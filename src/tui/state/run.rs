@@ -329,6 +329,26 @@ impl RunState {
         self.refresh();
     }
 
+    /// Rows and results files of many files at once, joined and sorted once.
+    pub fn add_batch(
+        &mut self,
+        mut rows: Vec<TrajectorySummary>,
+        sources: Vec<crate::model::ResultsSource>,
+    ) {
+        if rows.is_empty() && sources.is_empty() {
+            return;
+        }
+        if sources.is_empty() {
+            self.results.apply(&mut rows);
+            self.rows.extend(rows);
+        } else {
+            self.rows.extend(rows);
+            self.results.sources.extend(sources);
+            self.results.apply(&mut self.rows);
+        }
+        self.refresh();
+    }
+
     /// A results file arrived: join it into every row.
     pub fn add_results(&mut self, source: crate::model::ResultsSource) {
         self.results.sources.push(source);

@@ -79,6 +79,24 @@ pub fn file(state: &mut State, bytes: u64, outcome: FileOutcome) {
     }
 }
 
+/// Many files at once (from the run cache): the table is sorted once for all of them.
+pub fn files(state: &mut State, files: Vec<(u64, FileOutcome)>) {
+    let mut rows = Vec::new();
+    let mut sources = Vec::new();
+    for (bytes, outcome) in files {
+        let progress = &mut state.run.progress;
+        progress.files_done += 1;
+        progress.bytes_done += bytes;
+        match outcome {
+            FileOutcome::Trajectories(more) => rows.extend(more),
+            FileOutcome::Results(source) => sources.push(source),
+            FileOutcome::Failed(failure) => state.run.failures.push(failure),
+        }
+    }
+    rows.retain(|r| !super::live::owns(state, &r.path));
+    state.run.add_batch(rows, sources);
+}
+
 pub fn loaded(state: &mut State, fx: &mut Vec<Effect>) {
     state.run.progress.finished = true;
     state.run.failures.sort_by(|a, b| a.path.cmp(&b.path));
