@@ -206,6 +206,13 @@ fn resample_streams_writes_a_fork_under_its_original_and_compares() {
     let original = text.find("tinycalc__tinycalc-1 ").unwrap();
     let fork_row = text.find("└ fork@3 tinycalc__tinycalc-1").expect(&text);
     assert!(fork_row > original, "{text}");
+
+    // Opened afresh, the run reads the fork from disk: still under its original.
+    let mut again = open(&run, &server.base_url);
+    let text = again.text();
+    let original = text.find("tinycalc__tinycalc-1 ").unwrap();
+    let fork_row = text.find("└ fork@3 tinycalc__tinycalc-1").expect(&text);
+    assert!(fork_row > original, "{text}");
 }
 
 #[test]

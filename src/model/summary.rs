@@ -63,18 +63,6 @@ impl TrajectorySummary {
         }
     }
 
-    /// Whether this is a fork of the trajectory at `parent`: the file it names, or (as forks
-    /// are written next to their parent) the file of that name beside the fork.
-    pub fn is_fork_of(&self, parent: &std::path::Path) -> bool {
-        let Some(link) = &self.fork_of else {
-            return false;
-        };
-        link.parent == parent
-            || (self.path.parent() == parent.parent()
-                && link.parent.file_name().is_some()
-                && link.parent.file_name() == parent.file_name())
-    }
-
     /// `path` or `path#3` when the file holds several trajectories.
     pub fn display_source(&self) -> String {
         match self.source_index {

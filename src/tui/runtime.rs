@@ -132,6 +132,11 @@ impl App {
                     let notice = self.suspended(|| editor::open(&text, &name))?;
                     let _ = self.tx.send(Msg::Notice(notice));
                 }
+                Effect::EditContext { text, name } => {
+                    let edited = self.suspended(|| editor::edit(&text, &name))?;
+                    let _ = self.tx.send(Msg::Replay(ReplayMsg::Edited(edited)));
+                }
+                Effect::CancelReplay(token) => token.cancel(),
                 Effect::Later { after, msg } => {
                     let tx = self.tx.clone();
                     tokio::spawn(async move {
@@ -139,11 +144,6 @@ impl App {
                         let _ = tx.send(*msg);
                     });
                 }
-                Effect::EditContext { text, name } => {
-                    let edited = self.suspended(|| editor::edit(&text, &name))?;
-                    let _ = self.tx.send(Msg::Replay(ReplayMsg::Edited(edited)));
-                }
-                Effect::CancelReplay(token) => token.cancel(),
                 Effect::Cancel(key) => self.tasks.cancel(key),
                 other => self.tasks.spawn(other),
             }

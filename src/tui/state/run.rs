@@ -243,7 +243,9 @@ impl RunState {
         }
         self.totals = self.compute_totals();
         let mut seen: HashMap<&str, usize> = HashMap::new();
-        for row in &self.rows {
+        // A fork shares its original's instance id by nature, and is marked as a fork: it
+        // does not make the original ambiguous.
+        for row in self.rows.iter().filter(|r| r.fork_of.is_none()) {
             *seen.entry(row.instance_id.as_str()).or_default() += 1;
         }
         self.shared_ids = seen
@@ -553,6 +555,10 @@ mod tests {
                 "run/a.traj",
                 "run/a.fork-k2-1.trajscope.json"
             ]
+        );
+        assert!(
+            run.shared_ids.is_empty(),
+            "a fork does not make `a` ambiguous"
         );
         run.filter = "trajscope".into();
         run.refresh();
