@@ -249,7 +249,13 @@ async fn continue_live(
             let o = &run.outcome;
             let failed = matches!(o.status, "BackendError" | "EnvironmentError");
             (
-                format!("{} after {} live steps — {}", o.status, o.steps, o.detail),
+                format!(
+                    "{} after {} live step{} — {}",
+                    o.status,
+                    o.steps,
+                    if o.steps == 1 { "" } else { "s" },
+                    o.detail
+                ),
                 failed.then(|| o.detail.clone()),
             )
         }

@@ -32,12 +32,17 @@ pub fn open(state: &mut State) {
         )),
     };
     let recorded = trajectory.step(step).map(|s| {
+        let action = s.action.trim();
         if s.response.trim().is_empty() {
-            format!("{}\n\n{}", s.thought.trim(), s.action.trim())
+            format!("{}\n\n{action}", s.thought.trim())
                 .trim()
                 .to_string()
-        } else {
+        } else if action.is_empty() || s.response.contains(action) {
             s.response.clone()
+        } else {
+            // A tool-call answer: the text says little ("Now let me run it."); the call is
+            // what the live answers are compared with.
+            format!("{}\n\n▸ {action}", s.response.trim())
         }
     });
     let panel = ReplayPanel {
@@ -403,6 +408,28 @@ mod tests {
         press(&mut state, "<Esc>");
         assert!(state.overlay.is_none(), "esc closes the form");
         assert_eq!(state.screen, Screen::Trajectory);
+    }
+
+    #[test]
+    fn a_tool_call_answer_shows_its_call_beside_its_text() {
+        let mut state = run();
+        state.replay_setup.ad_hoc = AdHoc {
+            base_url: Some("http://127.0.0.1:9".into()),
+            model: Some("m".into()),
+            ..AdHoc::default()
+        };
+        let effects = press(&mut state, "<CR>");
+        let mut t = trajectory("run/a.traj", 3, 0);
+        t.task = Some("fix the division".into());
+        // As SWE-agent 1.1 logs a tool call: the answer's text, the call apart.
+        t.steps[1].response = "Now let me run it.".into();
+        t.steps[1].action = "python3 reproduce.py".into();
+        deliver(&mut state, &effects, t);
+        press(&mut state, "jr");
+        assert_eq!(
+            panel(&state).recorded.as_deref(),
+            Some("Now let me run it.\n\n▸ python3 reproduce.py")
+        );
     }
 
     #[test]
