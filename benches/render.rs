@@ -51,6 +51,7 @@ fn summary(i: usize) -> TrajectorySummary {
         patch_lines: i % 40,
         error_steps: i % 7,
         warnings: Vec::new(),
+        fork_of: None,
     }
 }
 

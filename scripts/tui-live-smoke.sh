@@ -27,8 +27,9 @@ trap cleanup EXIT
 
 screen() { tm capture-pane -p -t live; }
 fail() { echo "FAIL: $*"; echo "----- pane -----"; screen; exit 1; }
+# Generous (20 s): under a loaded CI machine the debug binary can be slow to start.
 wait_for() {
-    for _ in $(seq 50); do
+    for _ in $(seq 200); do
         screen | grep -qF -- "$1" && return 0
         sleep 0.1
     done

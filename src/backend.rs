@@ -22,6 +22,7 @@ mod openai;
 mod request;
 mod retry;
 mod secret;
+mod select;
 pub mod sse;
 
 pub use client::{Backend, CompletionStream, PreparedRequest};
@@ -34,4 +35,5 @@ pub use event::{Completion, FinishReason, StreamEvent, Timing};
 pub use kind::BackendKind;
 pub use request::{Body, CompletionRequest, ToolChoice, ToolSpec, body};
 pub use secret::ApiKey;
+pub use select::{AD_HOC, AdHoc, SelectError, select};
 pub use tokio_util::sync::CancellationToken;

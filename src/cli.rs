@@ -35,6 +35,19 @@ pub struct Cli {
     command: Option<Command>,
     /// Files or folders to open (default: the bundled sample trajectories).
     paths: Vec<PathBuf>,
+    /// The app's replay panel (r on a step): an ad-hoc backend's base URL (with --model),
+    /// offered besides those of backends.toml.
+    #[arg(long, value_name = "URL", requires = "model")]
+    base_url: Option<String>,
+    /// The ad-hoc backend's model name.
+    #[arg(long, value_name = "NAME", requires = "base_url")]
+    model: Option<String>,
+    /// The environment variable holding the ad-hoc backend's key.
+    #[arg(long, value_name = "VAR", requires = "base_url")]
+    api_key_env: Option<String>,
+    /// The replay panel's workspace for continuing live (the repository at its start).
+    #[arg(long, value_name = "PATH")]
+    workspace: Option<PathBuf>,
 }
 
 /// The version and the git revision it was built from (`unknown` outside a git checkout).
@@ -117,7 +130,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             // The app needs a terminal on both ends; in a pipe, the listing is what is useful.
             if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-                trajscope::tui::run(paths, trajscope::tui::config::Config::load())?;
+                let mut config = trajscope::tui::config::Config::load();
+                config.replay.ad_hoc = trajscope::backend::AdHoc {
+                    base_url: cli.base_url,
+                    model: cli.model,
+                    kind: None,
+                    api_key_env: cli.api_key_env,
+                };
+                config.replay.workspace = cli.workspace;
+                trajscope::tui::run(paths, config)?;
                 Ok(ExitCode::SUCCESS)
             } else {
                 ls::run(ls::Args {

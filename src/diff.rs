@@ -34,7 +34,7 @@ mod view;
 pub use agreement::{Agreement, FileAgreement, SubmissionCheck, check_submission};
 pub use align::{AlignedPair, RunComparison, compare_runs, normalise_action};
 pub use context::{ContextChange, ContextDiff, context_diff};
-pub use dataset::{DatasetError, GoldPatches, Localization, localization};
+pub use dataset::{DatasetError, GoldPatches, Localization, localization, localize};
 pub use edit::{ContextChunk, Edit, EditOp, Uninterpreted};
 // Replay reads Llama answers and command lines with the same readers.
 pub use interpret::pythonic_calls;

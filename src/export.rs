@@ -1,7 +1,7 @@
 //! Sharing a trajectory with people who do not run trajscope: as GitHub-flavoured Markdown
 //! to paste into an issue ([`write_markdown`]), or as one self-contained HTML page with no
 //! network access and no external assets ([`write_html`]); and a run's tallies as an HTML
-//! report with a bar chart ([`write_report_html`]).
+//! report with a bar chart ([`write_report_html`], or in text for Markdown: [`text_chart`]).
 //!
 //! Exports stream to an `io::Write` step by step: memory beyond the loaded trajectory is
 //! one step's worth (plus the diff reconstruction when diffs are on), whatever the
@@ -11,6 +11,7 @@
 //! Uses `model` and `diff`. Knows nothing of the metrics engine: the rules a step matched
 //! come in as [`ExportOptions::step_labels`]. No printing, no terminal, no files opened.
 
+mod bars;
 mod clean;
 mod error;
 mod facts;
@@ -23,6 +24,7 @@ mod options;
 mod report;
 mod unified;
 
+pub use bars::text_chart;
 pub use clean::{clean, cleaned};
 pub use error::ExportError;
 pub use html::write_html;

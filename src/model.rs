@@ -19,6 +19,8 @@ pub use run::{
     EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
 };
 pub use step::{ContextMessages, Exactness, Step, StepContext, ToolResult};
-pub use summary::TrajectorySummary;
-pub use trajectory::{ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path};
+pub use summary::{ForkLink, TrajectorySummary};
+pub use trajectory::{
+    ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,
+};
 pub use usage::Usage;

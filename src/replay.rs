@@ -11,7 +11,8 @@
 //! or a resample against a `backend` ([`driver`], the only async part). No terminal, no
 //! printing. Input files are only read; the user's repository is never written.
 //!
-//! The loop's use, in order:
+//! [`session`] strings these together for one resample or one continued run, as the CLI
+//! and the app both use them. The loop's use, in order:
 //! 1. `Dialect::of(&trajectory)`, `detect_root(&trajectory)` (or a root the user names);
 //! 2. `Executor::new(dialect, Sandbox::Scratch(Workspace::create(path)?), root, limits)`, or
 //!    `Sandbox::Container { launcher }` for `--exec-prefix`;
@@ -24,6 +25,7 @@ mod action;
 pub mod agent;
 mod dialect;
 pub mod driver;
+pub mod edit;
 mod executor;
 mod files;
 pub mod fork;
@@ -32,6 +34,7 @@ mod normalise;
 mod paths;
 mod prefix;
 mod recorded;
+pub mod session;
 mod shell;
 mod template;
 mod tools;

@@ -1,4 +1,5 @@
-//! Text from logs made safe and measurable for display: sanitising, display width, clipping.
+//! Text from logs made safe and measurable for display: sanitising, display width, clipping;
+//! and counts written with thousands separators.
 //!
 //! Observations are whatever a program printed: ANSI colours, cursor movement, progress bars
 //! redrawn with `\r`, a stray bell. Printed raw they can move the cursor, switch the screen
@@ -8,6 +9,19 @@
 
 use std::borrow::Cow;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// `1234567` → `1,234,567`: counts as people read them, on screen and in exports.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// Columns between tab stops.
 pub const TAB_WIDTH: usize = 8;
@@ -262,6 +276,15 @@ pub fn wrap(text: &str, width: usize) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(793912), "793,912");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
 
     #[test]
     fn clean_text_is_borrowed() {

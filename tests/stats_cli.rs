@@ -387,6 +387,33 @@ fn csv_markdown_and_by_trajectory_views() {
         md.contains("| python_traceback | 20 | 20 | 20 | 12 (100%) | 8 (29%) | - |"),
         "{md}"
     );
+    // The chart after the table: trajectories with a match, resolved (█) stacked on
+    // unresolved (▓), in a fenced block so GitHub keeps the columns.
+    let chart = md
+        .split("```text\n")
+        .nth(1)
+        .expect("a chart block")
+        .split("```")
+        .next()
+        .unwrap();
+    assert!(
+        chart
+            .lines()
+            .next()
+            .unwrap()
+            .contains("█ resolved  ▓ unresolved"),
+        "{chart}"
+    );
+    let bar = chart
+        .lines()
+        .find(|l| l.starts_with("python_traceback "))
+        .expect("a bar per rule");
+    let cells = |glyph| bar.chars().filter(|&c| c == glyph).count();
+    assert!(bar.ends_with(" 20"), "{bar}");
+    assert!(
+        cells('█') > cells('▓') && cells('▓') > 0,
+        "12 resolved over 8 unresolved: {bar}"
+    );
     let rows = String::from_utf8(
         trajscope(
             &["stats", "--csv", "--by-trajectory"],
@@ -475,4 +502,104 @@ fn edit_and_submit_count_the_tool_style_agents_too() {
     let report = json_of(&trajscope(&["stats", "--json"], &[&claude], config.path()));
     assert_eq!(rule(&report, "edit")["steps"], 2);
     assert_eq!(rule(&report, "submit")["steps"], 0);
+}
+
+/// `--dataset`: localization against gold patches, on the sample run. The gold patch of
+/// tinycalc-1 edits the evaluator, that of tinycalc-2 the tokenizer; each trajectory's verdict
+/// must follow from the files its own submitted patch names.
+#[test]
+fn dataset_localization_counts_patches_that_edit_the_gold_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let gold = |id: &str, file: &str| {
+        json!({"instance_id": id, "patch": format!(
+            "diff --git a/{file} b/{file}\n--- a/{file}\n+++ b/{file}\n@@ -1 +1 @@\n-a\n+b\n"
+        )})
+        .to_string()
+    };
+    let dataset = dir.path().join("dataset.jsonl");
+    std::fs::write(
+        &dataset,
+        [
+            gold("tinycalc__tinycalc-1", "tinycalc/evaluator.py"),
+            gold("tinycalc__tinycalc-2", "tinycalc/tokenizer.py"),
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-trajectories");
+    let dataset_arg = dataset.to_str().unwrap();
+    let report = json_of(&trajscope(
+        &[
+            "stats",
+            "--json",
+            "--by-trajectory",
+            "--no-cache",
+            "--dataset",
+            dataset_arg,
+        ],
+        &[&samples],
+        dir.path(),
+    ));
+    let l = &report["localization"];
+    let rows = l["by_trajectory"].as_array().unwrap();
+    assert_eq!(
+        rows.len() as u64,
+        l["with_gold"]["trajectories"].as_u64().unwrap()
+    );
+    assert_eq!(
+        l["with_gold"]["trajectories"].as_u64().unwrap() + l["without_gold"].as_u64().unwrap(),
+        report["trajectories"].as_u64().unwrap()
+    );
+    let mut any = 0;
+    for row in rows {
+        let gold_file = if row["instance_id"] == "tinycalc__tinycalc-1" {
+            "tinycalc/evaluator.py"
+        } else {
+            "tinycalc/tokenizer.py"
+        };
+        let edits_gold = row["agent_files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == gold_file);
+        assert_eq!(row["any"], edits_gold, "{row}");
+        any += u64::from(edits_gold);
+    }
+    assert_eq!(l["any"]["trajectories"].as_u64().unwrap(), any);
+    assert!(any > 0, "some sample patches edit the gold file");
+    // The SWE-agent sample fixes the evaluator; the CodeR one only wrote a reproduction.
+    let by_path = |part: &str| {
+        rows.iter()
+            .find(|r| r["path"].as_str().unwrap().contains(part))
+            .unwrap()
+    };
+    assert_eq!(by_path("/swe-agent/")["any"], true);
+    assert_eq!(by_path("/swe-agent-coder/")["any"], false);
+
+    let text = String::from_utf8(
+        trajscope(
+            &["stats", "--dataset", dataset_arg],
+            &[&samples],
+            dir.path(),
+        )
+        .stdout,
+    )
+    .unwrap();
+    assert!(text.contains("Localization (gold patches of"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("patch edits a gold file"))
+        .expect("a localization row");
+    assert!(line.contains(&format!(" {any} (")), "{line}");
+
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, "{\"instance_id\": \"x\"}\nnot json\n").unwrap();
+    let out = trajscope(
+        &["stats", "--dataset", bad.to_str().unwrap()],
+        &[&samples],
+        dir.path(),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.jsonl") && err.contains("line 2"), "{err}");
 }

@@ -231,6 +231,7 @@ fn a_trajectory_without_steps_says_so() {
         patch_lines: 0,
         error_steps: 0,
         warnings: Vec::new(),
+        fork_of: None,
     };
     h.send(Msg::RunFile {
         bytes: 1,

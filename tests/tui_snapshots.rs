@@ -305,6 +305,7 @@ mod built {
             patch_lines: 0,
             error_steps: 0,
             warnings: Vec::new(),
+            fork_of: None,
         }
     }
 

@@ -180,3 +180,67 @@ fn watch_reports_alerts_as_they_fire() {
         .collect();
     assert_eq!(steps, vec![1, 2, 3, 4]);
 }
+
+/// In text mode a chat log's step is printed when the call arrives and again when its result
+/// does; the second line must say it is the same step, updated, not a new one.
+#[test]
+fn watch_text_marks_a_step_printed_again_as_updated() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.jsonl");
+    let line = |v: Value| format!("{v}\n");
+    std::fs::write(
+        &path,
+        line(json!({"role": "system", "content": "sys"}))
+            + &line(json!({"role": "user", "content": "fix the bug"})),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_trajscope"))
+        .arg("watch")
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let append = |text: String| {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        file.write_all(text.as_bytes()).unwrap();
+    };
+    append(line(
+        json!({"role": "assistant", "content": "Look first.", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}
+        ]}),
+    ));
+    let call = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("call printed");
+    assert!(call.contains("step   1 bash"), "{call}");
+    assert!(!call.contains("[updated]"), "{call}");
+    append(line(
+        json!({"role": "tool", "tool_call_id": "c1", "content": "ls: cannot access 'x': No such file or directory"}),
+    ));
+    let result = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("result printed");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(result.contains("step   1 bash"), "{result}");
+    assert!(result.ends_with("[updated]"), "{result}");
+    assert!(
+        result.contains("[error]"),
+        "the observation arrived: {result}"
+    );
+}

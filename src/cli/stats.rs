@@ -3,6 +3,7 @@
 
 mod html;
 mod json;
+mod localization;
 mod text;
 
 use super::output::Out;
@@ -12,6 +13,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use trajscope::diff::GoldPatches;
+use trajscope::export::text_chart;
 use trajscope::formats::RunCache;
 use trajscope::metrics::{
     Comparison, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, TalliedRun,
@@ -55,6 +58,10 @@ pub struct Args {
     /// One row per trajectory.
     #[arg(long)]
     pub by_trajectory: bool,
+    /// A SWE-bench dataset (JSON or JSON lines with `instance_id` and `patch`): add how many
+    /// trajectories' patches edit the files the gold patch edits (localization).
+    #[arg(long, value_name = "FILE")]
+    pub dataset: Option<PathBuf>,
     /// Read and tally every file again instead of reusing the tallies cached from the last
     /// time with the same rules (kept in the user's cache folder, keyed by each file's size
     /// and modification time).
@@ -62,12 +69,16 @@ pub struct Args {
     pub no_cache: bool,
 }
 
+/// Cells of the longest bar in a Markdown chart: with the labels it fits 80 columns.
+const CHART_WIDTH: usize = 40;
+
 const EXAMPLES: &str = "\
 Examples:
   trajscope stats runs/my-eval/                   rules, tools, outcomes of a run
   trajscope stats runs/a/ runs/b/                 compare two runs (paired McNemar test)
   trajscope stats runs/a1 runs/a2 --vs runs/b     run A made of two folders, against run B
-  trajscope stats runs/x --rules mine.toml --json";
+  trajscope stats runs/x --rules mine.toml --json
+  trajscope stats runs/x --dataset swe-bench-lite.jsonl   with localization against gold patches";
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let set = RuleSet::load(&RuleOptions {
@@ -82,6 +93,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!("trajscope: warning: {err} (the other rules still run)");
     }
     let matcher = Arc::new(matcher);
+    let gold = match &args.dataset {
+        Some(path) => Some((localization::load(path)?, path.clone())),
+        None => None,
+    };
 
     let (a_paths, b_paths) = runs(&args);
     let indicator = Indicator::new();
@@ -91,8 +106,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     let mut out = Out::new();
     match b {
-        None => single(&args, &a, &rule_errors, &mut out)?,
-        Some(b) => compare(&args, &a, &b, &rule_errors, &mut out)?,
+        None => single(&args, &a, &rule_errors, gold.as_ref(), &mut out)?,
+        Some(b) => compare(&args, &a, &b, &rule_errors, gold.as_ref(), &mut out)?,
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -168,16 +183,38 @@ fn report_failures(run: &TalliedRun) {
     }
 }
 
-fn single(args: &Args, run: &TalliedRun, rule_errors: &[RuleError], out: &mut Out) -> Result<()> {
+/// The gold patches of `--dataset`, and the file they came from.
+type Gold = (GoldPatches, PathBuf);
+
+fn localized(
+    run: &TalliedRun,
+    gold: Option<&Gold>,
+    by_trajectory: bool,
+) -> Option<localization::Report> {
+    gold.map(|(patches, path)| localization::report(&run.tally, patches, path, by_trajectory))
+}
+
+fn single(
+    args: &Args,
+    run: &TalliedRun,
+    rule_errors: &[RuleError],
+    gold: Option<&Gold>,
+    out: &mut Out,
+) -> Result<()> {
     let overview = Overview::of(run.tally.trajectories());
+    let located = localized(run, gold, args.by_trajectory);
     if args.json {
-        let report = json::run_json(run, &overview, rule_errors, args.by_trajectory);
+        let mut report = json::run_json(run, &overview, rule_errors, args.by_trajectory);
+        report.localization = located;
         out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
         return Ok(());
     }
     report_failures(run);
     if args.html {
-        let report = html::report(run, &overview, &name_of(&run.roots));
+        let mut report = html::report(run, &overview, &name_of(&run.roots));
+        if let Some(located) = &located {
+            report.tables.push(html::localization(located));
+        }
         return html::write(&report, args.output.as_deref(), &run.roots, out);
     }
     if args.csv {
@@ -212,11 +249,28 @@ fn single(args: &Args, run: &TalliedRun, rule_errors: &[RuleError], out: &mut Ou
     out.text(&heading(
         "Rules (TRAJS: trajectories with a match; per outcome, their share of it)",
     ))?;
+    // Markdown has no pictures: each table's chart follows it as text bars (the same chart
+    // the HTML report draws), trajectories with a match stacked by outcome.
+    let charts = md.then(|| html::report(run, &overview, &name_of(&run.roots)).tables);
+    let chart = |i: usize| match charts.as_ref().and_then(|c| c.get(i)) {
+        Some(table) if !table.bars.is_empty() => format!(
+            "\n{}:\n\n```text\n{}```\n",
+            table.title,
+            text_chart(table, CHART_WIDTH)
+        ),
+        _ => String::new(),
+    };
     out.text(&render(&text::rules(&run.tally, false)))?;
+    out.text(&chart(0))?;
     let tools = text::tools(&run.tally);
     if !tools.is_empty() {
         out.text(&heading("Tools"))?;
         out.text(&render(&tools))?;
+        out.text(&chart(1))?;
+    }
+    if let Some(located) = &located {
+        out.text(&heading(&localization::heading(located)))?;
+        out.text(&render(&localization::table(located)))?;
     }
     if args.by_trajectory {
         out.text(&heading("Trajectories"))?;
@@ -230,12 +284,19 @@ fn compare(
     a: &TalliedRun,
     b: &TalliedRun,
     rule_errors: &[RuleError],
+    gold: Option<&Gold>,
     out: &mut Out,
 ) -> Result<()> {
     let comparison = Comparison::of(&a.tally, &b.tally);
+    let (located_a, located_b) = (
+        localized(a, gold, args.by_trajectory),
+        localized(b, gold, args.by_trajectory),
+    );
     if args.json {
-        let ja = json::run_json(a, &comparison.a, rule_errors, args.by_trajectory);
-        let jb = json::run_json(b, &comparison.b, rule_errors, args.by_trajectory);
+        let mut ja = json::run_json(a, &comparison.a, rule_errors, args.by_trajectory);
+        let mut jb = json::run_json(b, &comparison.b, rule_errors, args.by_trajectory);
+        ja.localization = located_a;
+        jb.localization = located_b;
         let report = json::compare_json(ja, jb, &comparison);
         out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
         return Ok(());
@@ -260,6 +321,17 @@ fn compare(
             "\nRules (trajectories with a match, share of each run; Δ in percentage points)\n",
         )?;
         out.text(&text::deltas(&comparison, false).text())?;
+    }
+    for (name, located) in [("A", &located_a), ("B", &located_b)] {
+        if let Some(located) = located {
+            let title = format!("Run {name}: {}", localization::heading(located));
+            let table = localization::table(located);
+            if args.markdown {
+                out.text(&format!("\n## {title}\n\n{}", table.markdown()))?;
+            } else {
+                out.text(&format!("\n{title}\n{}", table.text()))?;
+            }
+        }
     }
     Ok(())
 }

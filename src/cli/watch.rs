@@ -249,13 +249,16 @@ fn print_step(trajectory: &Trajectory, step: &Step, updated: bool, json: bool) -
         };
         println!("{}", serde_json::to_string(&line)?);
     } else {
+        // A step printed before comes again when its observation arrives (chat logs write the
+        // call and its result as two lines): say so, so it does not read as a second step.
         println!(
-            "{} step {:>3} {:<12} {}{}",
+            "{} step {:>3} {:<12} {}{}{}",
             trajectory.display_source(),
             step.index,
             step.tool_name(),
             step.summary(),
-            if step.is_error() { "  [error]" } else { "" }
+            if step.is_error() { "  [error]" } else { "" },
+            if updated { "  [updated]" } else { "" }
         );
     }
     Ok(())

@@ -85,14 +85,13 @@ pub struct Localization {
 
 /// Localization of `agent_patch` against `gold_patch` (both unified diffs).
 pub fn localization(agent_patch: &str, gold_patch: &str) -> Localization {
-    let gold_files: Vec<String> = parse_patch(gold_patch)
-        .into_iter()
-        .map(|f| f.path)
-        .collect();
-    let agent_files: Vec<String> = parse_patch(agent_patch)
-        .into_iter()
-        .map(|f| f.path)
-        .collect();
+    let files =
+        |patch: &str| -> Vec<String> { parse_patch(patch).into_iter().map(|f| f.path).collect() };
+    localize(files(agent_patch), files(gold_patch))
+}
+
+/// Localization of the files an agent's patch touched against the gold patch's files.
+pub fn localize(agent_files: Vec<String>, gold_files: Vec<String>) -> Localization {
     let hit_files: Vec<String> = gold_files
         .iter()
         .filter(|g| agent_files.iter().any(|a| same_file(a, g)))

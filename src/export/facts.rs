@@ -4,6 +4,7 @@
 
 use crate::diff::EditStatus;
 use crate::model::{Step, Trajectory};
+use crate::text::thousands;
 
 /// `yes`, `no` or `unknown`.
 pub fn resolved(t: &Trajectory) -> &'static str {
@@ -41,19 +42,6 @@ pub fn usage(t: &Trajectory) -> Option<String> {
         )),
     }
     (!parts.is_empty()).then(|| parts.join(" · "))
-}
-
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// How an edit fared, and why when it is not plainly applied.
@@ -113,15 +101,6 @@ pub fn lines_phrase(n: usize) -> String {
 mod tests {
     use super::*;
     use crate::model::{Format, Usage};
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(793912), "793,912");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
 
     #[test]
     fn usage_reads_cost_and_tokens() {

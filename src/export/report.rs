@@ -161,7 +161,7 @@ fn write_table(w: &mut dyn Write, table: &ReportTable) -> std::io::Result<()> {
     w.write_all(b"</tbody>\n</table>\n")
 }
 
-fn clip(text: &str, chars: usize) -> String {
+pub(super) fn clip(text: &str, chars: usize) -> String {
     match text.char_indices().nth(chars) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),

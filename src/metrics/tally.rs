@@ -13,7 +13,9 @@ use super::labels::LabelSet;
 use super::matcher::Matcher;
 use super::rule::RuleId;
 use super::step_matches::StepHit;
-use crate::model::{Format, JoinTarget, Prediction, Trajectory, Usage, count_patch_lines};
+use crate::model::{
+    Format, JoinTarget, Prediction, Trajectory, Usage, count_patch_lines, patch_files,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -88,6 +90,9 @@ pub struct TrajectoryTally {
     pub usage: Usage,
     /// Non-blank lines of the submitted patch; 0 is an empty patch.
     pub patch_lines: usize,
+    /// The files the submitted patch touches (for localization against a gold patch).
+    #[serde(default)]
+    pub patch_files: Vec<String>,
     /// Every (step, rule) that matched, by step then rule.
     pub hits: Vec<StepHit>,
     /// Tools by first use.
@@ -135,6 +140,10 @@ impl TrajectoryTally {
             steps: trajectory.steps.len(),
             usage: trajectory.total_usage(),
             patch_lines: trajectory.patch_lines(),
+            patch_files: trajectory
+                .submission
+                .as_deref()
+                .map_or_else(Vec::new, patch_files),
             hits: matcher.scan(trajectory).hits(),
             tools,
         }
@@ -187,6 +196,10 @@ impl JoinTarget for TrajectoryTally {
         if let Some(prediction) = prediction {
             if self.patch_lines == 0 {
                 self.patch_lines = prediction.patch.as_deref().map_or(0, count_patch_lines);
+                self.patch_files = prediction
+                    .patch
+                    .as_deref()
+                    .map_or_else(Vec::new, patch_files);
             }
             if self.exit_status.is_none() {
                 self.exit_status = prediction.exit_status.clone();

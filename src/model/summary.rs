@@ -26,6 +26,18 @@ pub struct TrajectorySummary {
     pub error_steps: usize,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// For a fork (`trajscope replay`): the trajectory it re-ran and from which step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork_of: Option<ForkLink>,
+}
+
+/// Where a fork came from, as a listing needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForkLink {
+    /// The parent file, as the replay named it.
+    pub parent: PathBuf,
+    /// 1-based step re-run from.
+    pub step: usize,
 }
 
 impl TrajectorySummary {
@@ -44,6 +56,10 @@ impl TrajectorySummary {
             patch_lines: trajectory.patch_lines(),
             error_steps: trajectory.error_steps(),
             warnings: trajectory.warnings.clone(),
+            fork_of: trajectory.fork.as_ref().map(|f| ForkLink {
+                parent: f.parent.clone(),
+                step: f.step,
+            }),
         }
     }
 

@@ -152,6 +152,43 @@ pub fn count_patch_lines(patch: &str) -> usize {
     patch.lines().filter(|l| !l.trim().is_empty()).count()
 }
 
+/// The files a unified diff touches, in order, without `a/`/`b/` prefixes: from `diff --git`
+/// headers, else from `---`/`+++` header pairs (the new name; the old one for a deletion).
+/// Only header lines count, so a hunk's `+++` content line is not taken for a file.
+pub fn patch_files(patch: &str) -> Vec<String> {
+    let strip = |path: &str| {
+        let path = path.split('\t').next().unwrap_or(path).trim();
+        path.strip_prefix("a/")
+            .or_else(|| path.strip_prefix("b/"))
+            .unwrap_or(path)
+            .to_string()
+    };
+    let mut files: Vec<String> = Vec::new();
+    let mut push = |file: String| {
+        if !file.is_empty() && file != "/dev/null" && !files.contains(&file) {
+            files.push(file);
+        }
+    };
+    let mut git_headers = false;
+    let mut previous: Option<&str> = None;
+    for line in patch.lines() {
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            git_headers = true;
+            if let Some((_, new)) = rest.rsplit_once(" b/") {
+                push(new.to_string());
+            }
+        } else if !git_headers
+            && let Some(new) = line.strip_prefix("+++ ")
+            && let Some(old) = previous.and_then(|p| p.strip_prefix("--- "))
+        {
+            let new = strip(new);
+            push(if new == "/dev/null" { strip(old) } else { new });
+        }
+        previous = Some(line);
+    }
+    files
+}
+
 /// The instance id a file name implies: `django__django-11133.traj` → `django__django-11133`.
 pub fn instance_id_from_path(path: &std::path::Path) -> String {
     let name = path
@@ -203,6 +240,15 @@ mod tests {
         assert_eq!(t.step(2).map(|s| s.index), Some(2));
         assert!(t.step(0).is_none());
         assert!(t.step(3).is_none());
+    }
+
+    #[test]
+    fn patch_files_come_from_headers_only() {
+        let git = "diff --git a/src/x.py b/src/x.py\nindex 1..2 100644\n--- a/src/x.py\n+++ b/src/x.py\n@@ -1,2 +1,2 @@\n--- not a header\n+++ b/not/a/file.py\ndiff --git a/old.py b/new.py\nrename from old.py\n";
+        assert_eq!(patch_files(git), vec!["src/x.py", "new.py"]);
+        let plain = "--- a/lib.c\t2024-01-01\n+++ b/lib.c\t2024-01-02\n@@ -1 +1 @@\n-x\n+y\n--- gone.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-z\n";
+        assert_eq!(patch_files(plain), vec!["lib.c", "gone.c"]);
+        assert!(patch_files("").is_empty());
     }
 
     #[test]

@@ -100,6 +100,14 @@ actions! {
     ExportStep => "export_step", "export this step to a file (Markdown; options.export_format)";
     SwitchPane => "switch_pane", "switch between the rules and the steps behind the selected one";
 
+    Replay => "replay", "re-run from this step against a live model: resample its answer, or continue the agent";
+    Start => "start", "start the replay (a continued run asks first)";
+    Increase => "increase", "the next value of this field";
+    Decrease => "decrease", "the previous value of this field";
+    EditContext => "edit_context", "edit the context sent at this step in $EDITOR (JSON messages)";
+    Yes => "yes", "yes: run it";
+    No => "no", "no: back to the form";
+
     Confirm => "confirm", "accept";
     Cancel => "cancel", "cancel";
     DeleteBackward => "delete_backward", "delete the character before the cursor";

@@ -33,6 +33,8 @@ pub struct Config {
     pub rules: Arc<Matcher>,
     /// What was wrong in the user's files, one line each, naming the entry.
     pub problems: Vec<String>,
+    /// The replay panel's backends (`backends.toml` with `load`) and what flags add.
+    pub replay: super::state::replay::ReplaySetup,
 }
 
 /// Compiles `set`, adding its problems and the compiler's to `problems`.
@@ -55,6 +57,7 @@ impl Default for Config {
             options: Options::default(),
             rules: compile(RuleSet::defaults(), &mut Vec::new()),
             problems: Vec::new(),
+            replay: Default::default(),
         }
     }
 }
@@ -73,6 +76,7 @@ impl Config {
             ..RuleOptions::default()
         });
         config.rules = compile(set, &mut config.problems);
+        config.replay = super::state::replay::ReplaySetup::load(crate::backend::AdHoc::default());
         config
     }
 

@@ -2,15 +2,20 @@
 //! reports back with `Msg`s; tests run them inline or just look at them.
 
 use super::document::DocRequest;
+use super::msg::Msg;
 use super::search::Query;
 use super::state::compare::Other;
+use super::state::replay::{Mode, ReplaySetup};
 use super::state::trajectory::TrajectoryRef;
+use crate::backend::CancellationToken;
 use crate::export::StepRange;
 use crate::metrics::{LabelSet, Matcher};
 use crate::model::Trajectory;
+use crate::replay::input::StepInput;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Debug, Clone)]
 pub enum Effect {
@@ -52,8 +57,36 @@ pub enum Effect {
     /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
     /// Runs until cancelled.
     Watch { roots: Vec<PathBuf> },
+    /// Send `msg` back after `after` (a timer; not a task: nothing replaces or cancels it).
+    Later { after: Duration, msg: Box<Msg> },
     /// Stop the task with this key, if one runs.
     Cancel(TaskKey),
+    /// Re-run from a step against a live model, reporting as `Msg::Replay`.
+    Replay(Box<ReplayRequest>),
+    /// Stop a running replay at once (the fork on disk stays consistent).
+    CancelReplay(CancellationToken),
+    /// Show text in `$EDITOR` and send back what was saved (`ReplayMsg::Edited`).
+    EditContext { text: String, name: String },
+}
+
+/// What the replay panel asked to run.
+#[derive(Debug, Clone)]
+pub struct ReplayRequest {
+    /// Tells this run's reports apart from an earlier one's.
+    pub job: u64,
+    pub trajectory: Arc<Trajectory>,
+    /// 1-based step to re-run from.
+    pub step: usize,
+    /// The context to send (edited or not).
+    pub input: StepInput,
+    /// The backend's name among `backends`' choices.
+    pub backend: String,
+    pub backends: ReplaySetup,
+    pub mode: Mode,
+    pub samples: usize,
+    pub max_steps: usize,
+    pub workspace: PathBuf,
+    pub cancel: CancellationToken,
 }
 
 /// What to export, and where.
@@ -80,6 +113,7 @@ pub enum TaskKey {
     Watch,
     Labels,
     Export,
+    Replay,
 }
 
 impl Effect {
@@ -94,7 +128,13 @@ impl Effect {
             Effect::Watch { .. } => Some(TaskKey::Watch),
             Effect::LoadLabels { .. } | Effect::SaveLabels { .. } => Some(TaskKey::Labels),
             Effect::Export(_) => Some(TaskKey::Export),
-            Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => None,
+            Effect::Replay(_) => Some(TaskKey::Replay),
+            Effect::Copy { .. }
+            | Effect::Edit { .. }
+            | Effect::Later { .. }
+            | Effect::Cancel(_)
+            | Effect::CancelReplay(_)
+            | Effect::EditContext { .. } => None,
         }
     }
 }

@@ -23,6 +23,9 @@ pub struct Harness {
     pub copied: Vec<(String, String)>,
     /// What `o` would have opened in the editor: (file name, text).
     pub edited: Vec<(String, String)>,
+    /// What the "editor" makes of a text the app wants back (the replay context): the text
+    /// unchanged unless a test sets it.
+    pub editor: fn(&str) -> String,
     /// The live watch, once the app asked for it; driven by [`Harness::live_scan`] instead
     /// of filesystem notifications.
     live: Option<job::live::LiveJob>,
@@ -51,6 +54,7 @@ impl Harness {
             terminal,
             copied: Vec::new(),
             edited: Vec::new(),
+            editor: str::to_string,
             live: None,
         }
     }
@@ -176,7 +180,27 @@ impl Harness {
             Effect::LoadLabels { roots } => queue.push_back(job::labels::load(&roots)),
             Effect::SaveLabels { set, edit } => queue.push_back(job::labels::save(set, edit)),
             Effect::Export(request) => queue.push_back(job::export::export(&request)),
-            Effect::Cancel(_) => {}
+            Effect::Replay(request) => {
+                // The real job on a runtime of its own; its reports are handled in order,
+                // after it ends (so a test sees the streamed text whole).
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build();
+                match runtime {
+                    Ok(runtime) => runtime.block_on(job::replay::run(*request, &mut |msg| {
+                        queue.push_back(msg);
+                    })),
+                    Err(err) => queue.push_back(Msg::Notice(Notice::error(err.to_string()))),
+                }
+            }
+            Effect::CancelReplay(token) => token.cancel(),
+            Effect::EditContext { text, name } => {
+                let edited = (self.editor)(&text);
+                self.edited.push((name, text));
+                queue.push_back(Msg::Replay(crate::tui::msg::ReplayMsg::Edited(Ok(edited))));
+            }
+            // Time does not pass in the harness: timers never fire.
+            Effect::Later { .. } | Effect::Cancel(_) => {}
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod clipboard;
 pub mod export;
 pub mod labels;
 pub mod live;
+pub mod replay;
 
 use super::document::{self, DocRequest, Mode};
 use super::msg::{FileOutcome, Msg};

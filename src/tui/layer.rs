@@ -15,10 +15,11 @@ pub enum Layer {
     Failures,
     Help,
     Problems,
+    Replay,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 11] = [
+    pub const ALL: [Layer; 12] = [
         Layer::Global,
         Layer::Run,
         Layer::Trajectory,
@@ -30,6 +31,7 @@ impl Layer {
         Layer::Failures,
         Layer::Help,
         Layer::Problems,
+        Layer::Replay,
     ];
 
     /// The section name in the keymap file.
@@ -46,6 +48,7 @@ impl Layer {
             Layer::Failures => "failures",
             Layer::Help => "help",
             Layer::Problems => "problems",
+            Layer::Replay => "replay",
         }
     }
 
@@ -63,6 +66,7 @@ impl Layer {
             Layer::Failures => "Files that could not be read",
             Layer::Help => "This help",
             Layer::Problems => "Configuration problems",
+            Layer::Replay => "Replay panel (re-run from a step against a live model)",
         }
     }
 

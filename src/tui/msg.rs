@@ -2,8 +2,10 @@
 //! `update` turns each into state changes and effects.
 
 mod live;
+mod replay;
 
 pub use live::{LiveFile, LiveMsg, LiveTrajectory};
+pub use replay::ReplayMsg;
 
 use super::document::{DocKey, Document};
 use super::keymap::Key;
@@ -93,6 +95,9 @@ pub enum Msg {
 
     /// The files being written change (the live watch).
     Live(LiveMsg),
+
+    /// A replay's progress, or the edited context.
+    Replay(ReplayMsg),
 }
 
 /// What one file of a run turned out to hold.

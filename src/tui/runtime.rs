@@ -10,7 +10,7 @@ use super::config::Config;
 use super::effect::Effect;
 use super::job;
 use super::keymap::Key;
-use super::msg::Msg;
+use super::msg::{Msg, ReplayMsg};
 use super::state::{Size, State};
 use super::{update, view};
 use crossterm::event::{Event, EventStream, KeyEventKind};
@@ -129,29 +129,43 @@ impl App {
                     let _ = self.tx.send(Msg::Notice(notice));
                 }
                 Effect::Edit { text, name } => {
-                    // The input reader must not compete with the editor for keys.
-                    self.events = None;
-                    self.guard.suspend()?;
-                    let notice = editor::open(&text, &name);
-                    self.guard.resume()?;
-                    // Clears the screen and forgets the last frame, so the next one is drawn
-                    // whole. (`Terminal::clear` would ask the terminal for the cursor
-                    // position, racing the input reader for the answer.)
-                    let area = self.terminal.size()?;
-                    self.terminal.resize(ratatui::layout::Rect::new(
-                        0,
-                        0,
-                        area.width,
-                        area.height,
-                    ))?;
-                    self.events = Some(EventStream::new());
+                    let notice = self.suspended(|| editor::open(&text, &name))?;
                     let _ = self.tx.send(Msg::Notice(notice));
+                }
+                Effect::EditContext { text, name } => {
+                    let edited = self.suspended(|| editor::edit(&text, &name))?;
+                    let _ = self.tx.send(Msg::Replay(ReplayMsg::Edited(edited)));
+                }
+                Effect::CancelReplay(token) => token.cancel(),
+                Effect::Later { after, msg } => {
+                    let tx = self.tx.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(after).await;
+                        let _ = tx.send(*msg);
+                    });
                 }
                 Effect::Cancel(key) => self.tasks.cancel(key),
                 other => self.tasks.spawn(other),
             }
         }
         Ok(())
+    }
+
+    /// Runs `work` (an editor) with the terminal handed over to it, then takes it back.
+    fn suspended<T>(&mut self, work: impl FnOnce() -> T) -> std::io::Result<T> {
+        // The input reader must not compete with the editor for keys.
+        self.events = None;
+        self.guard.suspend()?;
+        let result = work();
+        self.guard.resume()?;
+        // Clears the screen and forgets the last frame, so the next one is drawn
+        // whole. (`Terminal::clear` would ask the terminal for the cursor
+        // position, racing the input reader for the answer.)
+        let area = self.terminal.size()?;
+        self.terminal
+            .resize(ratatui::layout::Rect::new(0, 0, area.width, area.height))?;
+        self.events = Some(EventStream::new());
+        Ok(result)
     }
 
     fn draw(&mut self) -> std::io::Result<()> {

@@ -13,6 +13,7 @@ pub mod list;
 pub mod live;
 pub mod metrics;
 pub mod prompt;
+pub mod replay;
 pub mod run;
 pub mod search;
 pub mod trajectory;
@@ -71,6 +72,8 @@ pub enum Overlay {
     Failures(ListCursor),
     /// Configuration problems found at start-up, all at once.
     Problems(Vec<String>),
+    /// Re-running from a step against a live model.
+    Replay(Box<replay::ReplayPanel>),
 }
 
 impl Overlay {
@@ -81,6 +84,7 @@ impl Overlay {
             Overlay::Grep(_) => Layer::Grep,
             Overlay::Failures(_) => Layer::Failures,
             Overlay::Problems(_) => Layer::Problems,
+            Overlay::Replay(_) => Layer::Replay,
         }
     }
 }
@@ -130,6 +134,8 @@ pub struct State {
     pub dashboard: DashboardState,
     pub notice: Option<Notice>,
     pub live: LiveState,
+    /// What the replay panel offers: backends, a workspace.
+    pub replay_setup: replay::ReplaySetup,
     pub size: Size,
     pub keymap: Arc<Keymap>,
     pub theme: Arc<Theme>,
@@ -157,6 +163,7 @@ impl State {
             dashboard: DashboardState::default(),
             notice: None,
             live: LiveState::default(),
+            replay_setup: config.replay,
             size,
             keymap: Arc::new(config.keymap),
             theme: Arc::new(config.theme),

@@ -2,15 +2,7 @@
 
 /// `1234567` → `1,234,567`.
 pub fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::text::thousands(n)
 }
 
 /// Dollars with enough digits to tell small step costs apart.

@@ -21,6 +21,7 @@ mod metrics;
 mod mouse;
 mod page;
 mod prompt;
+pub mod replay;
 mod run;
 mod search;
 mod settle;
@@ -91,6 +92,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::GrepDone { id } => grep::progress(state, id, 0, true),
         Msg::Notice(notice) => state.notice = Some(notice),
         Msg::Live(msg) => live::message(state, msg, &mut fx),
+        Msg::Replay(msg) => replay::message(state, msg),
     }
     metrics::join_results(state);
     dashboard::sync(state);
@@ -127,6 +129,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Grep => grep::action(state, action, fx),
         Layer::Failures | Layer::Problems => list_overlay_action(state, action),
         Layer::Help => help::action(state, action),
+        Layer::Replay => replay::action(state, action, fx),
     }
 }
 

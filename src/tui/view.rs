@@ -13,6 +13,7 @@ mod live;
 mod marks;
 mod popup;
 mod problems;
+mod replay;
 mod run;
 mod scrollbar;
 mod status;
@@ -49,6 +50,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         Some(Overlay::Grep(grep)) => grep::render(state, grep, frame, area),
         Some(Overlay::Failures(cursor)) => failures::render(state, cursor, frame, area),
         Some(Overlay::Problems(problems)) => problems::render(state, problems, frame, area),
+        Some(Overlay::Replay(panel)) => replay::render(state, panel, frame, area),
         None => {}
     }
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);

@@ -100,13 +100,45 @@ impl Follower {
         updates
     }
 
-    /// Whether `path` is one of the roots or lies under one.
+    /// Whether `path` is one of the roots or lies under one where a folder walk would find
+    /// it: not inside a hidden folder (a fork's native copy, in `.trajscope-native/`, must not
+    /// become a second row of the same fork).
     fn covers(&self, path: &Path) -> bool {
-        self.roots.iter().any(|root| path.starts_with(root))
+        self.roots.iter().any(|root| {
+            path.strip_prefix(root).is_ok_and(|rest| {
+                rest.parent().is_none_or(|folders| {
+                    folders
+                        .components()
+                        .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'))
+                })
+            })
+        })
     }
 }
 
 /// `path` made absolute and free of symlinks when it exists; as given otherwise.
 pub(crate) fn absolute(path: PathBuf) -> PathBuf {
     path.canonicalize().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_files_in_hidden_folders_are_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut follower = Follower::new(vec![dir.path().to_path_buf()]);
+        let root = &follower.roots()[0].clone();
+        let native = root.join(".trajscope-native");
+        std::fs::create_dir(&native).unwrap();
+        let hidden = native.join("x.fork-k3-1.traj.json");
+        let shown = root.join("x.fork-k3-1.trajscope.json");
+        for path in [&hidden, &shown] {
+            std::fs::write(path, "{}").unwrap();
+        }
+        follower.changed(&[hidden.clone(), shown.clone()]);
+        let followed: Vec<&Path> = follower.files().map(FollowedFile::path).collect();
+        assert_eq!(followed, [shown.as_path()]);
+    }
 }

@@ -1,26 +1,27 @@
 //! `trajscope replay --continue`: per backend and run, a fresh scratch copy (or the user's
 //! container), the recorded steps 1..k-1 replayed there with each observation checked, then
-//! the live agent loop from step k; an outcome table across runs.
+//! the live agent loop from step k (`trajscope::replay::session::continue_run`); an outcome
+//! table across runs.
 
 use super::Args;
 use super::report::{
-    context_label, excerpt, first_divergence, matcher, print_paths, reload, rules_fired,
+    context_label, excerpt, first_divergence, json_summary, matcher, print_paths, reload,
+    rules_fired,
 };
 use crate::cli::table::Table;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 use trajscope::backend::{Backend, CancellationToken};
-use trajscope::model::{ForkOrigin, Trajectory};
-use trajscope::replay::agent::{AgentLoop, LoopLimits};
-use trajscope::replay::driver::{Progress, run_live};
-use trajscope::replay::fork::ForkWriter;
-use trajscope::replay::input::{StepInput, tools_used};
-use trajscope::replay::{
-    Dialect, Executor, Limits, PrefixOptions, Sandbox, StepOutcome, Workspace, detect_root,
-    replay_prefix,
+use trajscope::model::Trajectory;
+use trajscope::replay::StepOutcome;
+use trajscope::replay::agent::LoopLimits;
+use trajscope::replay::driver::Progress;
+use trajscope::replay::input::StepInput;
+use trajscope::replay::session::{
+    ContinueOptions, Environment, ReplayPoint, SessionEvent, continue_run,
 };
 
 pub async fn run(
@@ -30,23 +31,23 @@ pub async fn run(
     backends: &[Backend],
     cancel: &CancellationToken,
 ) -> Result<ExitCode> {
-    if args.workspace.is_none() && args.exec_prefix.is_none() {
-        bail!(
+    let environment = match (&args.exec_prefix, &args.workspace) {
+        (Some(prefix), _) => Environment::Container(prefix.clone()),
+        (None, Some(path)) => Environment::Workspace(path.clone()),
+        (None, None) => bail!(
             "--continue runs the agent's actions: give --workspace PATH (the repository at its starting state) or --exec-prefix 'docker exec -i NAME'"
-        );
-    }
+        ),
+    };
     let n = args.resample.unwrap_or(1).max(1);
-    let dialect = Dialect::of(t);
-    let tools = tools_used(t);
-    let root = args
-        .recorded_root
-        .clone()
-        .or_else(|| detect_root(t).map(|g| g.path));
-    let limits = LoopLimits {
-        max_steps: args.max_steps,
-        max_cost: args.max_cost,
-        max_wall: Some(Duration::from_secs(args.max_time)),
-        ..LoopLimits::default()
+    let options = ContinueOptions {
+        environment,
+        recorded_root: args.recorded_root.clone(),
+        limits: LoopLimits {
+            max_steps: args.max_steps,
+            max_cost: args.max_cost,
+            max_wall: Some(Duration::from_secs(args.max_time)),
+            ..LoopLimits::default()
+        },
     };
     let rules = matcher();
     let human = !args.json;
@@ -67,134 +68,27 @@ pub async fn run(
     let mut runs = Vec::new();
     let mut forks = Vec::new();
     let mut failed = false;
+    let first = args.step;
     'all: for backend in backends {
         for i in 1..=n {
-            let sandbox = match (&args.exec_prefix, &args.workspace) {
-                (Some(prefix), _) => Sandbox::Container {
-                    launcher: prefix.split_whitespace().map(String::from).collect(),
-                },
-                (None, Some(path)) => Sandbox::Scratch(
-                    Workspace::create(path)
-                        .with_context(|| format!("cannot copy the workspace {}", path.display()))?,
-                ),
-                (None, None) => unreachable_workspace()?,
-            };
-            let mut executor =
-                Executor::new(dialect.clone(), sandbox, root.as_deref(), Limits::default())?;
-            if human {
-                println!(
-                    "\n══ {} ({}) · run {i}/{n} · {} ══",
-                    backend.name(),
-                    backend.config().model,
-                    executor.describe()
-                );
-                if args.step > 1 {
-                    println!("Replaying steps 1..{}:", args.step - 1);
+            let mut show = |event: SessionEvent<'_>| {
+                if human {
+                    print_event(event, backend, i, n, first);
                 }
-            }
-            let prefix = replay_prefix(
-                t,
-                args.step,
-                &mut executor,
-                PrefixOptions::default(),
-                &mut |s| {
-                    if human {
-                        let outcome = match &s.outcome {
-                            StepOutcome::Same => "same".to_string(),
-                            StepOutcome::Differs { .. } => "DIFFERS".to_string(),
-                            StepOutcome::NotReplayable { why } => format!("not replayable: {why}"),
-                            StepOutcome::NoAction => "no action".to_string(),
-                        };
-                        println!("  step {:>3}  {:<8} {}", s.step, outcome, s.action);
-                        if let StepOutcome::Differs { diff } = &s.outcome {
-                            println!("{}", excerpt(diff, 12));
-                        }
-                    }
-                },
-            )?;
-            let same = prefix.count(|o| *o == StepOutcome::Same);
-            let differs = prefix.count(|o| matches!(o, StepOutcome::Differs { .. }));
-            if human && args.step > 1 {
-                println!(
-                    "  {same} of {} replayed steps gave the recorded observation; first divergence: {}",
-                    prefix.steps.len(),
-                    prefix
-                        .first_divergence
-                        .map_or("none".into(), |s| format!("step {s}"))
-                );
-            }
-            let mut settings = backend.config().settings_json();
-            if let Some(object) = settings.as_object_mut() {
-                object.insert("mode".into(), json!("continue"));
-                object.insert("run".into(), json!(i));
-                object.insert("context".into(), json!(input.exactness.as_str()));
-                object.insert("context_note".into(), json!(input.note));
-                object.insert(
-                    "limits".into(),
-                    json!({
-                        "max_steps": limits.max_steps,
-                        "max_cost": limits.max_cost,
-                        "max_wall_s": args.max_time,
-                        "max_output": limits.max_output,
-                    }),
-                );
-                object.insert("environment".into(), json!(executor.describe()));
-                object.insert(
-                    "prefix".into(),
-                    json!({"same": same, "differs": differs, "first_divergence": prefix.first_divergence}),
-                );
-            }
-            let origin = ForkOrigin {
-                parent: t.source.clone(),
+            };
+            let at = ReplayPoint {
+                trajectory: t,
                 step: args.step,
-                backend: Some(backend.name().to_string()),
-                model: Some(backend.config().model.clone()),
-                settings,
-            };
-            let mut writer = ForkWriter::create(t, args.step, origin, "continue")?;
-            if let Some(d) = prefix.first_divergence {
-                writer.warn(format!(
-                    "replaying the recorded prefix diverged at step {d}: the live steps ran in a different state than the original"
-                ));
-            }
-            let agent = AgentLoop::new(dialect.clone(), limits, input.messages.clone());
-            let first = args.step;
-            let mut show = |p: Progress<'_>| {
-                if !human {
-                    return;
-                }
-                match p {
-                    Progress::Asking { step } => {
-                        println!("\n── step {} (live {step}) ──", first + step - 1);
-                    }
-                    Progress::Delta(text) => {
-                        print!("{text}");
-                        let _ = std::io::stdout().flush();
-                    }
-                    Progress::Step(step) => {
-                        println!();
-                        if !step.action.is_empty() {
-                            println!("  $ {}", step.action.lines().next().unwrap_or(""));
-                        }
-                        println!("{}", excerpt(&step.observation, 8));
-                    }
-                }
-            };
-            let outcome = run_live(
+                input,
                 backend,
-                agent,
-                &tools,
-                &mut executor,
-                &mut writer,
-                cancel,
-                &mut show,
-            )
-            .await?;
+            };
+            let done = continue_run(at, i, &options, cancel, &mut show).await?;
+            let outcome = &done.outcome;
             failed |= matches!(
                 outcome.status,
                 "BackendError" | "EnvironmentError" | "Cancelled"
             );
-            let fork = reload(writer.path());
+            let fork = reload(&done.fork);
             let fired = fork
                 .as_ref()
                 .map(|f| rules_fired(&rules, f, args.step))
@@ -202,7 +96,7 @@ pub async fn run(
             let divergence = fork.as_ref().and_then(|f| first_divergence(t, f));
             if human {
                 println!("\nExit: {} — {}", outcome.status, outcome.detail);
-                if let Some(native) = writer.native_path() {
+                if let Some(native) = &done.native {
                     println!("Native copy: {}", native.display());
                 }
             }
@@ -220,8 +114,7 @@ pub async fn run(
                     fired.join(",")
                 },
                 divergence.map_or("none".into(), |d| format!("step {d}")),
-                writer
-                    .path()
+                done.fork
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default(),
@@ -230,30 +123,21 @@ pub async fn run(
                 "backend": backend.name(),
                 "model": backend.config().model,
                 "run": i,
-                "prefix": prefix,
+                "prefix": done.prefix,
                 "outcome": outcome,
                 "rules_fired": fired,
                 "first_divergence": divergence,
-                "fork_path": writer.path(),
-                "native_path": writer.native_path(),
+                "fork_path": done.fork,
+                "native_path": done.native,
             }));
-            forks.push(writer.path().to_path_buf());
+            forks.push(done.fork);
             if cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
     if args.json {
-        let out = json!({
-            "mode": "continue",
-            "file": t.display_source(),
-            "step": args.step,
-            "exactness": input.exactness.as_str(),
-            "note": input.note,
-            "runs": runs,
-            "forks": forks,
-            "fork_path": forks.last(),
-        });
+        let out = json_summary("continue", t, args.step, input, json!({}), runs, &forks);
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         println!("\n{}", table.text().trim_end());
@@ -266,6 +150,56 @@ pub async fn run(
     })
 }
 
-fn unreachable_workspace() -> Result<Sandbox> {
-    bail!("--continue needs --workspace PATH or --exec-prefix CMD")
+fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, first: usize) {
+    match event {
+        SessionEvent::Fork(_) => {}
+        SessionEvent::Environment(environment) => {
+            println!(
+                "\n══ {} ({}) · run {i}/{n} · {environment} ══",
+                backend.name(),
+                backend.config().model,
+            );
+            if first > 1 {
+                println!("Replaying steps 1..{}:", first - 1);
+            }
+        }
+        SessionEvent::PrefixStep(s) => {
+            let outcome = match &s.outcome {
+                StepOutcome::Same => "same".to_string(),
+                StepOutcome::Differs { .. } => "DIFFERS".to_string(),
+                StepOutcome::NotReplayable { why } => format!("not replayable: {why}"),
+                StepOutcome::NoAction => "no action".to_string(),
+            };
+            println!("  step {:>3}  {:<8} {}", s.step, outcome, s.action);
+            if let StepOutcome::Differs { diff } = &s.outcome {
+                println!("{}", excerpt(diff, 12));
+            }
+        }
+        SessionEvent::PrefixDone(prefix) => {
+            if first > 1 {
+                let same = prefix.count(|o| *o == StepOutcome::Same);
+                println!(
+                    "  {same} of {} replayed steps gave the recorded observation; first divergence: {}",
+                    prefix.steps.len(),
+                    prefix
+                        .first_divergence
+                        .map_or("none".into(), |s| format!("step {s}"))
+                );
+            }
+        }
+        SessionEvent::Live(Progress::Asking { step }) => {
+            println!("\n── step {} (live {step}) ──", first + step - 1);
+        }
+        SessionEvent::Live(Progress::Delta(text)) => {
+            print!("{text}");
+            let _ = std::io::stdout().flush();
+        }
+        SessionEvent::Live(Progress::Step(step)) => {
+            println!();
+            if !step.action.is_empty() {
+                println!("  $ {}", step.action.lines().next().unwrap_or(""));
+            }
+            println!("{}", excerpt(&step.observation, 8));
+        }
+    }
 }

@@ -143,3 +143,30 @@ pub fn excerpt(text: &str, lines: usize) -> String {
     }
     out.join("\n")
 }
+
+/// The `--json` object of a replay: what was re-run, each run's `runs` entry, the forks and
+/// the last fork as `fork_path`; `extra`'s fields are added after `note`.
+pub fn json_summary(
+    mode: &str,
+    t: &Trajectory,
+    step: usize,
+    input: &StepInput,
+    extra: Value,
+    runs: Vec<Value>,
+    forks: &[PathBuf],
+) -> Value {
+    let mut out = json!({
+        "mode": mode,
+        "file": t.display_source(),
+        "step": step,
+        "exactness": input.exactness.as_str(),
+        "note": input.note,
+    });
+    if let (Some(object), Value::Object(extra)) = (out.as_object_mut(), extra) {
+        object.extend(extra);
+        object.insert("runs".into(), Value::Array(runs));
+        object.insert("forks".into(), json!(forks));
+        object.insert("fork_path".into(), json!(forks.last()));
+    }
+    out
+}

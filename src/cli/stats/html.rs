@@ -53,6 +53,29 @@ pub fn report(run: &TalliedRun, overview: &Overview, name: &str) -> Report {
     }
 }
 
+/// The localization measures (`--dataset`) as a chart: trajectories whose patch edits a gold
+/// file, and every gold file, by outcome.
+pub fn localization(report: &super::localization::Report) -> ReportTable {
+    let bar = |label: &str, s: super::localization::Split| Bar {
+        label: label.to_string(),
+        values: [s.resolved, s.unresolved, s.unknown]
+            .map(|n| n as u64)
+            .to_vec(),
+    };
+    ReportTable {
+        title: format!(
+            "Localization against {}: trajectories whose patch edits the gold files, by outcome",
+            report.dataset.display()
+        ),
+        columns: vec!["resolved".into(), "unresolved".into(), "unknown".into()],
+        bars: vec![
+            bar("with a gold patch", report.with_gold),
+            bar("patch edits a gold file", report.any),
+            bar("patch edits every gold file", report.all),
+        ],
+    }
+}
+
 /// Writes the page to `output` (atomically), or to standard output.
 pub fn write(
     report: &Report,

@@ -33,6 +33,9 @@ pub struct RunJson {
     pub rule_errors: Vec<RuleError>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_trajectory: Option<Vec<TrajectoryJson>>,
+    /// With `--dataset`: localization against the gold patches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub localization: Option<super::localization::Report>,
 }
 
 #[derive(Serialize)]
@@ -241,6 +244,7 @@ pub fn run_json(
             .collect(),
         rule_errors: rule_errors.to_vec(),
         by_trajectory: by_trajectory.then(|| trajectories(tally)),
+        localization: None,
     }
 }
 

@@ -6,7 +6,7 @@ use super::json::rule_hits;
 use trajscope::metrics::{Comparison, Counts, ExitKind, Overview, RowKind, Spread, Tally};
 
 /// `12 (40%)`: trajectories with a match, and their share of the group.
-fn share(n: u64, of: usize) -> String {
+pub(super) fn share(n: u64, of: usize) -> String {
     if of == 0 {
         "-".into()
     } else {

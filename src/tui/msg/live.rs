@@ -4,6 +4,7 @@
 
 use crate::metrics::Firing;
 use crate::model::TrajectorySummary;
+use crate::tui::state::live::LiveKey;
 use crate::tui::state::trajectory::LoadedTrajectory;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,6 +17,8 @@ pub enum LiveMsg {
     File(LiveFile),
     /// Watching could not start or stopped.
     Stopped(String),
+    /// `QUIET_AFTER` has passed since change number `change` of a running trajectory.
+    Quiet { key: LiveKey, change: u64 },
 }
 
 #[derive(Debug, Clone)]

@@ -103,7 +103,25 @@ impl Tasks {
                 blocking(tx, move || Some(job::labels::save(set, edit)))
             }
             Effect::Export(request) => blocking(tx, move || Some(job::export::export(&request))),
-            Effect::Copy { .. } | Effect::Edit { .. } | Effect::Cancel(_) => return,
+            Effect::Replay(request) => {
+                // The prefix replay and the executor block: the whole run gets a thread of
+                // the blocking pool, and drives its requests on the runtime from there.
+                let runtime = tokio::runtime::Handle::current();
+                tokio::spawn(async move {
+                    let _ = tokio::task::spawn_blocking(move || {
+                        runtime.block_on(job::replay::run(*request, &mut |msg| {
+                            let _ = tx.send(msg);
+                        }));
+                    })
+                    .await;
+                })
+            }
+            Effect::Copy { .. }
+            | Effect::Edit { .. }
+            | Effect::Later { .. }
+            | Effect::Cancel(_)
+            | Effect::CancelReplay(_)
+            | Effect::EditContext { .. } => return,
         };
         self.running.insert(key, (handle.abort_handle(), cancel));
     }

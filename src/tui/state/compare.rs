@@ -47,6 +47,8 @@ pub struct CompareView {
     pub scroll: usize,
     /// The panes show the final patches instead of the selected pair of steps.
     pub patches: bool,
+    /// Where Back goes: the run, or the trajectory a replay was started from.
+    pub back: super::Screen,
 }
 
 impl CompareView {
@@ -60,6 +62,7 @@ impl CompareView {
             cursor: ListCursor::default(),
             scroll: 0,
             patches: false,
+            back: super::Screen::Run,
         }
     }
 

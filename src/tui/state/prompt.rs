@@ -11,6 +11,8 @@ pub enum PromptKind {
     Grep,
     /// A label for the selected step.
     Label,
+    /// The replay panel's workspace path.
+    Workspace,
 }
 
 impl PromptKind {
@@ -20,6 +22,7 @@ impl PromptKind {
             PromptKind::Filter => "filter: ",
             PromptKind::Grep => "search all trajectories: ",
             PromptKind::Label => "label this step: ",
+            PromptKind::Workspace => "workspace (the repository at its starting state): ",
         }
     }
 }

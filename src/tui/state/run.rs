@@ -4,7 +4,9 @@
 use super::list::ListCursor;
 use crate::model::{EvalResults, LoadFailure, TrajectorySummary};
 use std::cmp::Ordering;
-use std::path::PathBuf;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
 
 /// A column of the run table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -133,6 +135,9 @@ pub struct RunState {
     pub user_moved: bool,
     pub progress: Progress,
     pub totals: Totals,
+    /// Instance ids that more than one row has (several agents or runs on one task): the
+    /// table tells those rows apart by where they come from ([`RunState::origin`]).
+    pub shared_ids: HashSet<String>,
 }
 
 impl RunState {
@@ -152,7 +157,47 @@ impl RunState {
             user_moved: false,
             progress: Progress::default(),
             totals: Totals::default(),
+            shared_ids: HashSet::new(),
         }
+    }
+
+    /// What tells `row` apart from other rows with its instance id: its folder under the
+    /// root (folders and files named after the instance are skipped, they say nothing new),
+    /// the root's name when several are open, and which of the file's trajectories it is.
+    pub fn origin(&self, row: &TrajectorySummary) -> String {
+        let root = self.roots.iter().find(|r| row.path.starts_with(r));
+        let relative = root
+            .and_then(|r| row.path.strip_prefix(r).ok())
+            .unwrap_or(&row.path);
+        let mut parts: Vec<String> = Vec::new();
+        if self.roots.len() > 1
+            && let Some(name) = root.and_then(|r| name_of(r))
+        {
+            parts.push(name);
+        }
+        let names: Vec<String> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        let kept = names
+            .iter()
+            .rposition(|n| !n.contains(row.instance_id.as_str()))
+            .map_or(0, |last| last + 1);
+        if kept > 0 {
+            parts.push(names[..kept].join("/"));
+        } else if parts.is_empty()
+            && let Some(file) = names.last()
+        {
+            parts.push(file.clone());
+        }
+        let mut origin = parts.join("/");
+        if let Some(index) = row.source_index {
+            origin.push_str(&format!(" #{}", index + 1));
+        }
+        origin
     }
 
     /// The row index under the cursor.
@@ -173,19 +218,89 @@ impl RunState {
             .filter(|&i| words.is_empty() || matches_filter(&self.rows[i], &words))
             .collect();
         let Sort { column, descending } = self.sort;
+        let root_of = |row: &TrajectorySummary| {
+            self.roots
+                .iter()
+                .position(|r| row.path.starts_with(r))
+                .unwrap_or(usize::MAX)
+        };
         visible.sort_by(|&a, &b| {
             let (ra, rb) = (&self.rows[a], &self.rows[b]);
             let order = column.compare(ra, rb);
             let order = if descending { order.reverse() } else { order };
             order
                 .then_with(|| ra.instance_id.cmp(&rb.instance_id))
+                // Rows arrive in whatever order the files were read: ties go by root, in the
+                // order the user named them, then by file, so the table is the same every time.
+                .then_with(|| root_of(ra).cmp(&root_of(rb)))
+                .then_with(|| ra.path.cmp(&rb.path))
+                .then(ra.source_index.cmp(&rb.source_index))
                 .then(a.cmp(&b))
         });
-        self.visible = visible;
+        self.visible = self.forks_under_parents(visible);
         if let Some(position) = keep.and_then(|k| self.visible.iter().position(|&i| i == k)) {
             self.cursor.selected = position;
         }
         self.totals = self.compute_totals();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        // A fork shares its original's instance id by nature, and is marked as a fork: it
+        // does not make the original ambiguous.
+        for row in self.rows.iter().filter(|r| r.fork_of.is_none()) {
+            *seen.entry(row.instance_id.as_str()).or_default() += 1;
+        }
+        self.shared_ids = seen
+            .into_iter()
+            .filter(|&(_, n)| n > 1)
+            .map(|(id, _)| id.to_string())
+            .collect();
+    }
+
+    /// `visible` with each fork moved to just under the trajectory it forked from (forks of
+    /// one parent in their sorted order; a fork whose parent is not shown stays in place).
+    fn forks_under_parents(&self, visible: Vec<usize>) -> Vec<usize> {
+        if !visible.iter().any(|&i| self.rows[i].fork_of.is_some()) {
+            return visible;
+        }
+        let mut by_path: HashMap<&Path, usize> = HashMap::new();
+        let mut by_name: HashMap<(Option<&Path>, Option<&OsStr>), usize> = HashMap::new();
+        for &i in &visible {
+            let path = self.rows[i].path.as_path();
+            by_path.entry(path).or_insert(i);
+            by_name
+                .entry((path.parent(), path.file_name()))
+                .or_insert(i);
+        }
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut roots = Vec::new();
+        for &i in &visible {
+            let row = &self.rows[i];
+            let parent = row.fork_of.as_ref().and_then(|link| {
+                by_path
+                    .get(link.parent.as_path())
+                    .or_else(|| by_name.get(&(row.path.parent(), link.parent.file_name())))
+                    .copied()
+                    .filter(|&p| p != i)
+            });
+            match parent {
+                Some(p) => children.entry(p).or_default().push(i),
+                None => roots.push(i),
+            }
+        }
+        let mut out = Vec::with_capacity(visible.len());
+        let mut seen = HashSet::new();
+        let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+        while let Some(i) = stack.pop() {
+            if !seen.insert(i) {
+                continue;
+            }
+            out.push(i);
+            if let Some(kids) = children.get(&i) {
+                stack.extend(kids.iter().rev());
+            }
+        }
+        // Forks whose parents fork from each other in a circle: where they were.
+        out.extend(visible.into_iter().filter(|i| !seen.contains(i)));
+        out
     }
 
     fn compute_totals(&self) -> Totals {
@@ -253,6 +368,12 @@ impl RunState {
     }
 }
 
+fn name_of(root: &Path) -> Option<String> {
+    root.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .or_else(|| Some(root.display().to_string()).filter(|s| !s.is_empty()))
+}
+
 fn matches_filter(row: &TrajectorySummary, words: &[String]) -> bool {
     let haystack = format!(
         "{} {} {} {} {} {}",
@@ -276,6 +397,45 @@ mod tests {
     use super::*;
     use crate::model::{Format, Usage};
 
+    #[test]
+    fn rows_sharing_an_instance_id_are_told_apart_by_where_they_come_from() {
+        let at = |path: &str, index: Option<usize>| {
+            let mut r = row("astropy__astropy-12907", 3, 0.0, None);
+            r.path = PathBuf::from(path);
+            r.source_index = index;
+            r
+        };
+        let mut run = RunState::new(vec![PathBuf::from("runs")]);
+        run.rows = vec![
+            at(
+                "runs/swe-agent/astropy__astropy-12907/astropy__astropy-12907.traj",
+                None,
+            ),
+            at("runs/claude-code/session-1.jsonl", None),
+            at("runs/openhands/output.jsonl", Some(4)),
+            row("other", 1, 0.0, None),
+        ];
+        run.refresh();
+        assert_eq!(
+            run.shared_ids,
+            HashSet::from(["astropy__astropy-12907".to_string()])
+        );
+        // Folders and files named after the instance say nothing new and are skipped.
+        assert_eq!(run.origin(&run.rows[0]), "swe-agent");
+        assert_eq!(run.origin(&run.rows[1]), "claude-code/session-1.jsonl");
+        assert_eq!(run.origin(&run.rows[2]), "openhands/output.jsonl #5");
+
+        // Two runs of one benchmark: the root tells them apart.
+        let mut two = RunState::new(vec![PathBuf::from("a/run-1"), PathBuf::from("b/run-2")]);
+        two.rows = vec![
+            at("a/run-1/astropy__astropy-12907.traj", None),
+            at("b/run-2/astropy__astropy-12907.traj", None),
+        ];
+        two.refresh();
+        assert_eq!(two.origin(&two.rows[0]), "run-1");
+        assert_eq!(two.origin(&two.rows[1]), "run-2");
+    }
+
     fn row(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> TrajectorySummary {
         TrajectorySummary {
             path: PathBuf::from(format!("run/{id}.traj")),
@@ -294,6 +454,7 @@ mod tests {
             patch_lines: 0,
             error_steps: 0,
             warnings: Vec::new(),
+            fork_of: None,
         }
     }
 
@@ -351,6 +512,61 @@ mod tests {
         run.refresh();
         assert_eq!(ids(&run), ["c"]);
         assert_eq!(run.totals.steps, 20);
+    }
+
+    #[test]
+    fn forks_sit_under_their_original_in_any_sort() {
+        let mut run = run();
+        let mut fork = row("a", 3, 9.0, None);
+        fork.path = PathBuf::from("run/a.fork-k2-1.trajscope.json");
+        fork.format = Format::Trajscope;
+        // Written by a replay started elsewhere: only the file name matches.
+        fork.fork_of = Some(crate::model::ForkLink {
+            parent: PathBuf::from("/elsewhere/run/a.traj"),
+            step: 2,
+        });
+        run.add_rows(vec![fork]);
+        let order = |run: &RunState| -> Vec<String> {
+            run.visible
+                .iter()
+                .map(|&i| run.rows[i].path.display().to_string())
+                .collect()
+        };
+        assert_eq!(
+            order(&run),
+            [
+                "run/a.traj",
+                "run/a.fork-k2-1.trajscope.json",
+                "run/b.traj",
+                "run/c.traj"
+            ]
+        );
+        // By cost, descending: the fork (9.0) would come first; it stays under a (0.1).
+        run.sort = Sort {
+            column: Column::Cost,
+            descending: true,
+        };
+        run.refresh();
+        assert_eq!(
+            order(&run),
+            [
+                "run/c.traj",
+                "run/b.traj",
+                "run/a.traj",
+                "run/a.fork-k2-1.trajscope.json"
+            ]
+        );
+        assert!(
+            run.shared_ids.is_empty(),
+            "a fork does not make `a` ambiguous"
+        );
+        run.filter = "trajscope".into();
+        run.refresh();
+        assert_eq!(
+            order(&run),
+            ["run/a.fork-k2-1.trajscope.json"],
+            "alone when filtered"
+        );
     }
 
     #[test]

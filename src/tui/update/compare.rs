@@ -84,6 +84,39 @@ pub fn open(state: &mut State, fx: &mut Vec<Effect>) {
     });
 }
 
+/// A fork the replay panel just wrote, against its original, opened where they first part
+/// ways; Back returns to the trajectory.
+pub fn open_fork(
+    state: &mut State,
+    fork: std::path::PathBuf,
+    instance: &str,
+    fx: &mut Vec<Effect>,
+) {
+    let id = state.next_id();
+    let name = fork
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut view = CompareView::opening(
+        id,
+        [
+            format!("{instance} · {name}"),
+            "the original of this fork".to_string(),
+        ],
+    );
+    view.back = Screen::Trajectory;
+    state.compare.view = Some(view);
+    state.screen = Screen::Compare;
+    fx.push(Effect::LoadCompare {
+        id,
+        a: TrajectoryRef {
+            path: fork,
+            index: None,
+        },
+        b: Other::ForkParent,
+    });
+}
+
 /// With nothing else marked: `Some(row)` of the same instance (in another root first),
 /// `None` for a fork's parent, or why there is nothing to compare with.
 fn other_for(state: &State, selected: usize) -> Result<Option<usize>, String> {
@@ -165,7 +198,7 @@ pub fn action(state: &mut State, action: Action) {
         Action::ScrollDown | Action::ScrollPageDown | Action::ScrollBottom
     );
     match action {
-        Action::Back => state.screen = Screen::Run,
+        Action::Back => state.screen = view.back,
         Action::NextDivergence | Action::PreviousDivergence => {
             let forward = action == Action::NextDivergence;
             match view.find_divergence(forward) {

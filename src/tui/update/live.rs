@@ -5,8 +5,8 @@
 
 use super::trajectory;
 use crate::tui::effect::Effect;
-use crate::tui::msg::{LiveFile, LiveMsg};
-use crate::tui::state::live::LiveKey;
+use crate::tui::msg::{LiveFile, LiveMsg, Msg};
+use crate::tui::state::live::{LiveKey, QUIET_AFTER};
 use crate::tui::state::trajectory::{LoadedTrajectory, TrajectoryRef};
 use crate::tui::state::{Notice, Screen, State};
 use std::path::Path;
@@ -25,6 +25,11 @@ pub fn message(state: &mut State, msg: LiveMsg, fx: &mut Vec<Effect>) {
             state.live.stopped = Some(reason);
         }
         LiveMsg::File(file) => file_changed(state, file, fx),
+        LiveMsg::Quiet { key, change } => {
+            if state.live.running.get(&key) == Some(&change) {
+                state.live.running.remove(&key);
+            }
+        }
     }
 }
 
@@ -77,7 +82,16 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
         if summary.exit_status.is_some() {
             state.live.running.remove(&key);
         } else if changed {
-            state.live.running.insert(key.clone());
+            state.live.changes += 1;
+            let change = state.live.changes;
+            state.live.running.insert(key.clone(), change);
+            fx.push(Effect::Later {
+                after: QUIET_AFTER,
+                msg: Box::new(Msg::Live(LiveMsg::Quiet {
+                    key: key.clone(),
+                    change,
+                })),
+            });
         }
         for firing in live.alerts {
             fired.push((summary.instance_id.clone(), firing.clone()));
@@ -99,7 +113,7 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
         state
             .live
             .running
-            .retain(|(p, i)| p != &path || kept.contains(i));
+            .retain(|(p, i), _| p != &path || kept.contains(i));
         state
             .live
             .alerts
@@ -213,10 +227,13 @@ pub fn toggle_follow(state: &mut State) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{opened, press, run, send, trajectory};
+    use super::QUIET_AFTER;
     use crate::metrics::Firing;
     use crate::model::{Trajectory, TrajectorySummary};
+    use crate::tui::effect::Effect;
     use crate::tui::msg::{LiveFile, LiveMsg, LiveTrajectory, Msg};
     use crate::tui::state::State;
+    use crate::tui::state::live::LiveKey;
     use crate::tui::state::trajectory::LoadedTrajectory;
     use std::path::PathBuf;
     use std::sync::Arc;
@@ -326,6 +343,56 @@ mod tests {
         let t = state.trajectory.as_ref().unwrap();
         assert_eq!(t.steps.len(), 3);
         assert_eq!(selected(&state), Some(3));
+    }
+
+    /// The quiet timer of each change, from the effects of one update.
+    fn quiet_timers(effects: &[Effect]) -> Vec<(LiveKey, u64)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Later { after, msg } => {
+                    assert_eq!(*after, QUIET_AFTER);
+                    match &**msg {
+                        Msg::Live(LiveMsg::Quiet { key, change }) => Some((key.clone(), *change)),
+                        other => panic!("unexpected timer {other:?}"),
+                    }
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_trajectory_quiet_since_its_last_change_is_no_longer_running() {
+        // Formats such as Claude Code never write an exit status: quiet ends the mark.
+        let mut state = run();
+        let key = (PathBuf::from("run/a.traj"), None);
+        let first = quiet_timers(&send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(3), vec![])]),
+        ));
+        assert_eq!(first.len(), 1);
+        let second = quiet_timers(&send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(4), vec![])]),
+        ));
+        assert_eq!(second.len(), 1);
+        assert!(second[0].1 > first[0].1);
+        // The first change's timer fires: a later change came, so it is still running.
+        let (k, change) = first[0].clone();
+        send(&mut state, Msg::Live(LiveMsg::Quiet { key: k, change }));
+        assert!(state.live.is_running(&key));
+        // The last change's timer fires with nothing after it: no longer running.
+        let (k, change) = second[0].clone();
+        send(&mut state, Msg::Live(LiveMsg::Quiet { key: k, change }));
+        assert!(!state.live.is_running(&key));
+        // A report with nothing new sets no timer and does not mark it again.
+        let same = send(
+            &mut state,
+            file("run/a.traj", vec![live(a_growing(4), vec![])]),
+        );
+        assert!(quiet_timers(&same).is_empty());
+        assert!(!state.live.is_running(&key));
     }
 
     #[test]

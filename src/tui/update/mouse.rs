@@ -60,12 +60,16 @@ fn wheel_overlay(state: &mut State, delta: isize) {
         Some(Overlay::Help(h)) => {
             h.scroll = h.scroll.saturating_add_signed(delta * WHEEL_ROWS as isize);
         }
-        Some(Overlay::Problems(_)) | None => {}
+        Some(Overlay::Problems(_) | Overlay::Replay(_)) | None => {}
     }
 }
 
 fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
     let area = state.area();
+    if let Some(Overlay::Replay(_)) = &state.overlay {
+        // The panel is driven by keys; a stray click must not drop a running job's panel.
+        return;
+    }
     if state.overlay.is_some() {
         let window = layout::overlay(area);
         if !window.contains(at) {

@@ -9,7 +9,9 @@ use crate::tui::state::{Overlay, State};
 pub fn open(state: &mut State, kind: PromptKind) {
     let initial = match kind {
         PromptKind::Filter => state.run.filter.clone(),
-        PromptKind::Search | PromptKind::Grep | PromptKind::Label => String::new(),
+        PromptKind::Search | PromptKind::Grep | PromptKind::Label | PromptKind::Workspace => {
+            String::new()
+        }
     };
     state.prompt = Some(Prompt::new(kind, &initial));
 }
@@ -28,6 +30,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 PromptKind::Filter => {}
                 PromptKind::Grep => grep::start(state, &prompt.input, fx),
                 PromptKind::Label => labels::add(state, &prompt.input, fx),
+                PromptKind::Workspace => super::replay::set_workspace(state, &prompt.input),
             }
         }
         Action::Cancel => cancel(state),

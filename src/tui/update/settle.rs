@@ -25,7 +25,7 @@ pub fn settle(state: &mut State) {
         Some(Overlay::Grep(g)) => g.cursor.settle(g.lines.len(), page),
         Some(Overlay::Failures(c)) => c.settle(failures, page),
         Some(Overlay::Help(h)) => h.scroll = h.scroll.min(h.lines.len().saturating_sub(page)),
-        Some(Overlay::Problems(_)) | None => {}
+        Some(Overlay::Problems(_) | Overlay::Replay(_)) | None => {}
     }
 }
 

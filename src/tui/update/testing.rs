@@ -29,6 +29,7 @@ pub fn summary(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> Tra
         patch_lines: 3,
         error_steps: 1,
         warnings: Vec::new(),
+        fork_of: None,
     }
 }
 

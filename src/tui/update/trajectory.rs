@@ -157,6 +157,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::LabelStep => super::labels::ask(state),
         Action::UnlabelStep => super::labels::remove(state, fx),
         Action::ExportTrajectory | Action::ExportStep => super::export::action(state, action, fx),
+        Action::Replay => super::replay::open(state),
         other => page::action(state, other),
     }
 }

@@ -49,8 +49,11 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // Cells are written straight into the buffer: a widget per cell would cost more
         // than the whole table.
         for (column, rect) in &columns {
-            let (text, role) =
+            let (mut text, role) =
                 super::live::cell(state, row, *column).unwrap_or_else(|| cell(row, *column));
+            if *column == Column::Instance && run.shared_ids.contains(&row.instance_id) {
+                text = format!("{text} · {}", run.origin(row));
+            }
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
             let text = clip(&text, usize::from(rect.width));
             let x = if is_numeric(*column) {
@@ -194,7 +197,13 @@ fn is_numeric(column: Column) -> bool {
 
 fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
     match column {
-        Column::Instance => (one_line(&row.instance_id, 200), None),
+        Column::Instance => match &row.fork_of {
+            Some(link) => (
+                format!("└ fork@{} {}", link.step, one_line(&row.instance_id, 200)),
+                Some(Role::SectionMeta),
+            ),
+            None => (one_line(&row.instance_id, 200), None),
+        },
         Column::Format => (row.format.name().to_string(), Some(Role::Dim)),
         Column::Steps => (row.steps.to_string(), None),
         Column::Exit => (

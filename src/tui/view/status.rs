@@ -200,7 +200,8 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::Back, "close"),
         ],
         Layer::Help | Layer::Failures | Layer::Problems => &[(Action::Back, "close")],
-        Layer::Prompt | Layer::Global => &[],
+        // The replay panel lists its own keys.
+        Layer::Prompt | Layer::Global | Layer::Replay => &[],
     };
     let theme = &state.theme;
     let mut spans = Vec::new();

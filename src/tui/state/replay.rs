@@ -1,0 +1,208 @@
+//! The replay panel: re-running the agent from a step of the open trajectory against a live
+//! model. The form (backend, mode, samples, limits, workspace, the context and its edit), the
+//! confirmation before a continued run executes anything, and the output as it streams in:
+//! one block per sample or live step, beside the recorded answer of the step.
+
+use crate::backend::{AD_HOC, AdHoc, BackendConfig, BackendsFile, CancellationToken, display_url};
+use crate::model::Trajectory;
+use crate::replay::input::StepInput;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What the panel starts from: the backends the app can replay with (the configured ones and
+/// the one given on the command line, `trajscope PATH --base-url URL --model NAME`) and the
+/// workspace given with `--workspace`.
+#[derive(Debug, Clone, Default)]
+pub struct ReplaySetup {
+    pub ad_hoc: AdHoc,
+    pub workspace: Option<PathBuf>,
+    /// `backends.toml`, or why it could not be read.
+    pub file: Option<Result<BackendsFile, String>>,
+}
+
+impl ReplaySetup {
+    /// Reads the user's `backends.toml` (no file: no configured backends).
+    pub fn load(ad_hoc: AdHoc) -> ReplaySetup {
+        ReplaySetup {
+            ad_hoc,
+            workspace: None,
+            file: Some(BackendsFile::load_default().map_err(|e| e.to_string())),
+        }
+    }
+
+    /// The choices in the panel, the default first: (name, one line describing it).
+    pub fn choices(&self) -> Vec<(String, String)> {
+        let describe = |c: &BackendConfig| format!("{} @ {}", c.model, display_url(&c.base_url));
+        let mut out = Vec::new();
+        if let Ok(Some(config)) = self.ad_hoc.config() {
+            out.push((AD_HOC.to_string(), describe(&config)));
+        }
+        if let Some(Ok(file)) = &self.file {
+            let default = file.default_backend().map(|(n, _)| n.to_string());
+            let mut named: Vec<(String, String)> = file
+                .backends
+                .iter()
+                .map(|(name, c)| (name.clone(), describe(c)))
+                .collect();
+            named.sort_by_key(|(name, _)| Some(name) != default.as_ref());
+            out.extend(named);
+        }
+        out
+    }
+
+    /// Why there is nothing to choose from, when there is not.
+    pub fn problem(&self) -> Option<String> {
+        if let Err(e) = self.ad_hoc.config() {
+            return Some(e.to_string());
+        }
+        if let Some(Err(e)) = &self.file {
+            return Some(e.clone());
+        }
+        self.choices().is_empty().then(|| {
+            let path = BackendsFile::default_path()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "backends.toml".into());
+            format!(
+                "no backend configured: add a [backends.NAME] table to {path}, or start trajscope with --base-url URL --model NAME"
+            )
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Ask the model again for step k's answer, N times; nothing runs.
+    Resample,
+    /// Replay steps 1..k-1 in a scratch copy, then let the model act from step k.
+    Continue,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Resample => "resample",
+            Mode::Continue => "continue",
+        }
+    }
+}
+
+/// The rows of the form, top to bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Backend,
+    Mode,
+    Samples,
+    MaxSteps,
+    Workspace,
+    Context,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] = [
+        Field::Backend,
+        Field::Mode,
+        Field::Samples,
+        Field::MaxSteps,
+        Field::Workspace,
+        Field::Context,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Backend => "backend",
+            Field::Mode => "mode",
+            Field::Samples => "samples",
+            Field::MaxSteps => "max steps",
+            Field::Workspace => "workspace",
+            Field::Context => "context",
+        }
+    }
+
+    /// Whether the field means anything in `mode`.
+    pub fn applies(self, mode: Mode) -> bool {
+        match self {
+            Field::Samples => mode == Mode::Resample,
+            Field::MaxSteps | Field::Workspace => mode == Mode::Continue,
+            _ => true,
+        }
+    }
+}
+
+/// Where the panel is.
+#[derive(Debug, Clone)]
+pub enum Phase {
+    /// Choosing what to run.
+    Form,
+    /// Continue: asking before anything runs in the workspace.
+    Confirm,
+    /// The job runs; cancelling the token stops it.
+    Running {
+        job: u64,
+        cancel: CancellationToken,
+        cancelling: bool,
+    },
+    /// The job ended (the forks, if any, are written).
+    Done,
+}
+
+/// One sample's answer, or one live step, as it streams in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OutputBlock {
+    pub title: String,
+    /// Streamed answer text.
+    pub text: String,
+    /// What followed: the parsed action, a line of observation, the outcome.
+    pub notes: Vec<String>,
+    pub failed: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReplayPanel {
+    pub trajectory: Arc<Trajectory>,
+    /// 1-based step re-run from.
+    pub step: usize,
+    /// The context sent at the step (after any edit), or why there is none.
+    pub input: Result<StepInput, String>,
+    pub edited: bool,
+    /// The recorded answer of the step, for comparison (`None` past the end).
+    pub recorded: Option<String>,
+    /// (name, description) of each backend offered.
+    pub backends: Vec<(String, String)>,
+    pub backend: usize,
+    pub mode: Mode,
+    pub samples: usize,
+    pub max_steps: usize,
+    pub workspace: String,
+    pub field: Field,
+    pub phase: Phase,
+    /// Lines above the blocks: the environment, the replayed prefix.
+    pub log: Vec<String>,
+    pub blocks: Vec<OutputBlock>,
+    /// The forks written, in order.
+    pub forks: Vec<PathBuf>,
+    /// Why the job failed or could not start (shown in the panel, in the error colour).
+    pub error: Option<String>,
+    /// The last line: how it ended.
+    pub outcome: Option<String>,
+}
+
+pub const MAX_SAMPLES: usize = 16;
+pub const MAX_STEPS: usize = 200;
+
+impl ReplayPanel {
+    pub fn backend_name(&self) -> Option<&str> {
+        self.backends.get(self.backend).map(|(n, _)| n.as_str())
+    }
+
+    pub fn running(&self) -> bool {
+        matches!(self.phase, Phase::Running { .. })
+    }
+
+    /// The fields shown in the current mode, in order.
+    pub fn fields(&self) -> Vec<Field> {
+        Field::ALL
+            .into_iter()
+            .filter(|f| f.applies(self.mode))
+            .collect()
+    }
+}

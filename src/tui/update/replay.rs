@@ -1,0 +1,635 @@
+//! The replay panel: `r` on a step opens it; the form is filled with keys; a continued run
+//! asks before anything runs; the job's reports fill the output; Esc cancels a running job
+//! at once; the forks join the run table, and `c` compares the last one with its original.
+
+use super::compare;
+use crate::backend::CancellationToken;
+use crate::model::TrajectorySummary;
+use crate::replay::edit::{apply_edit, edit_text};
+use crate::replay::input::context_at;
+use crate::tui::action::Action;
+use crate::tui::effect::{Effect, ReplayRequest};
+use crate::tui::msg::ReplayMsg;
+use crate::tui::state::prompt::{Prompt, PromptKind};
+use crate::tui::state::replay::{
+    Field, MAX_SAMPLES, MAX_STEPS, Mode, OutputBlock, Phase, ReplayPanel,
+};
+use crate::tui::state::{Notice, Overlay, State};
+
+/// `r` in a trajectory: the panel for the selected step.
+pub fn open(state: &mut State) {
+    let Some(t) = state.open_trajectory() else {
+        return;
+    };
+    let (Some(trajectory), Some(step)) = (t.trajectory.clone(), t.step_index()) else {
+        state.notice = Some(Notice::info("the trajectory is still loading"));
+        return;
+    };
+    let input = match context_at(&trajectory, step) {
+        Some(input) if !input.messages.is_empty() => Ok(input),
+        _ => Err(format!(
+            "step {step} has no context and the log holds no task to rebuild one from"
+        )),
+    };
+    let recorded = trajectory.step(step).map(|s| {
+        let action = s.action.trim();
+        if s.response.trim().is_empty() {
+            format!("{}\n\n{action}", s.thought.trim())
+                .trim()
+                .to_string()
+        } else if action.is_empty() || s.response.contains(action) {
+            s.response.clone()
+        } else {
+            // A tool-call answer: the text says little ("Now let me run it."); the call is
+            // what the live answers are compared with.
+            format!("{}\n\n▸ {action}", s.response.trim())
+        }
+    });
+    let panel = ReplayPanel {
+        trajectory,
+        step,
+        input,
+        edited: false,
+        recorded,
+        backends: state.replay_setup.choices(),
+        backend: 0,
+        mode: Mode::Resample,
+        samples: 1,
+        max_steps: 20,
+        workspace: state
+            .replay_setup
+            .workspace
+            .as_ref()
+            .map(|w| w.display().to_string())
+            .unwrap_or_default(),
+        field: Field::Backend,
+        phase: Phase::Form,
+        log: Vec::new(),
+        blocks: Vec::new(),
+        forks: Vec::new(),
+        error: None,
+        outcome: None,
+    };
+    state.overlay = Some(Overlay::Replay(Box::new(panel)));
+}
+
+fn panel(state: &mut State) -> Option<&mut ReplayPanel> {
+    match &mut state.overlay {
+        Some(Overlay::Replay(panel)) => Some(panel),
+        _ => None,
+    }
+}
+
+pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+    let problem = state.replay_setup.problem();
+    let Some(p) = panel(state) else {
+        return;
+    };
+    match (&p.phase, action) {
+        (Phase::Running { cancel, .. }, Action::Back | Action::Cancel) => {
+            fx.push(Effect::CancelReplay(cancel.clone()));
+            if let Phase::Running { cancelling, .. } = &mut p.phase {
+                *cancelling = true;
+            }
+        }
+        (Phase::Running { .. }, _) => {}
+        (Phase::Confirm, Action::Yes) => start(state, fx),
+        (Phase::Confirm, Action::No | Action::Back | Action::Cancel) => p.phase = Phase::Form,
+        (Phase::Confirm, _) => {}
+        (Phase::Form | Phase::Done, Action::Back) => state.overlay = None,
+        (Phase::Done, Action::Compare) => compare_last(state, fx),
+        (Phase::Done, Action::Start | Action::Confirm) => {
+            p.phase = Phase::Form;
+        }
+        (Phase::Done, _) => {}
+        (Phase::Form, Action::Down | Action::Up) => {
+            let fields = p.fields();
+            let at = fields.iter().position(|&f| f == p.field).unwrap_or(0);
+            let next = if action == Action::Down {
+                (at + 1) % fields.len()
+            } else {
+                (at + fields.len() - 1) % fields.len()
+            };
+            p.field = fields[next];
+        }
+        (Phase::Form, Action::Increase | Action::Decrease) => {
+            change(p, action == Action::Increase);
+        }
+        (Phase::Form, Action::EditContext) => edit(state, fx),
+        (Phase::Form, Action::Confirm) => match p.field {
+            Field::Workspace => {
+                let initial = p.workspace.clone();
+                state.prompt = Some(Prompt::new(PromptKind::Workspace, &initial));
+            }
+            Field::Context => edit(state, fx),
+            _ => ask(state, problem, fx),
+        },
+        (Phase::Form, Action::Start) => ask(state, problem, fx),
+        (Phase::Form, _) => {}
+    }
+}
+
+/// Left/right on a field: the previous/next value.
+fn change(p: &mut ReplayPanel, up: bool) {
+    let step = |n: usize, max: usize| {
+        if up {
+            (n + 1).min(max)
+        } else {
+            n.saturating_sub(1).max(1)
+        }
+    };
+    match p.field {
+        Field::Backend if !p.backends.is_empty() => {
+            let len = p.backends.len();
+            p.backend = if up {
+                (p.backend + 1) % len
+            } else {
+                (p.backend + len - 1) % len
+            };
+        }
+        Field::Mode => {
+            p.mode = match p.mode {
+                Mode::Resample => Mode::Continue,
+                Mode::Continue => Mode::Resample,
+            };
+        }
+        Field::Samples => p.samples = step(p.samples, MAX_SAMPLES),
+        Field::MaxSteps => p.max_steps = step(p.max_steps, MAX_STEPS),
+        _ => {}
+    }
+}
+
+/// The workspace prompt was confirmed.
+pub fn set_workspace(state: &mut State, text: &str) {
+    if let Some(p) = panel(state) {
+        p.workspace = text.trim().to_string();
+    }
+}
+
+/// `e` (or Enter on the context row): the context in `$EDITOR`, as JSON messages.
+fn edit(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(p) = panel(state) else {
+        return;
+    };
+    match &p.input {
+        Ok(input) => fx.push(Effect::EditContext {
+            text: edit_text(input),
+            name: format!("context-step-{}.json", p.step),
+        }),
+        Err(e) => p.error = Some(e.clone()),
+    }
+}
+
+/// Start, or for a continued run ask first: nothing may run in the workspace unconfirmed.
+fn ask(state: &mut State, problem: Option<String>, fx: &mut Vec<Effect>) {
+    let Some(p) = panel(state) else {
+        return;
+    };
+    p.error = None;
+    if let Err(e) = &p.input {
+        p.error = Some(e.clone());
+        return;
+    }
+    if p.backends.is_empty() {
+        p.error = Some(problem.unwrap_or_else(|| "no backend configured".into()));
+        return;
+    }
+    match p.mode {
+        Mode::Resample => start(state, fx),
+        Mode::Continue if p.workspace.trim().is_empty() => {
+            p.error = Some(
+                "continue runs the agent's commands: give the workspace (the repository at its starting state; Enter on the workspace row)".into(),
+            );
+        }
+        Mode::Continue => p.phase = Phase::Confirm,
+    }
+}
+
+fn start(state: &mut State, fx: &mut Vec<Effect>) {
+    let job = state.next_id();
+    let backends = state.replay_setup.clone();
+    let Some(p) = panel(state) else {
+        return;
+    };
+    let (Ok(input), Some(backend)) = (&p.input, p.backend_name()) else {
+        return;
+    };
+    let cancel = CancellationToken::new();
+    fx.push(Effect::Replay(Box::new(ReplayRequest {
+        job,
+        trajectory: p.trajectory.clone(),
+        step: p.step,
+        input: input.clone(),
+        backend: backend.to_string(),
+        backends,
+        mode: p.mode,
+        samples: p.samples,
+        max_steps: p.max_steps,
+        workspace: p.workspace.clone().into(),
+        cancel: cancel.clone(),
+    })));
+    p.phase = Phase::Running {
+        job,
+        cancel,
+        cancelling: false,
+    };
+    p.log.clear();
+    p.blocks.clear();
+    p.error = None;
+    p.outcome = None;
+}
+
+/// `c` when done: the last fork against its original, at the first divergence.
+fn compare_last(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(p) = panel(state) else {
+        return;
+    };
+    let Some(fork) = p.forks.last().cloned() else {
+        p.error = Some("no fork was written".into());
+        return;
+    };
+    let instance = p.trajectory.instance_id.clone();
+    state.overlay = None;
+    compare::open_fork(state, fork, &instance, fx);
+}
+
+pub fn message(state: &mut State, msg: ReplayMsg) {
+    if let ReplayMsg::Edited(result) = msg {
+        edited(state, result);
+        return;
+    }
+    if let ReplayMsg::Forks { forks, .. } = &msg {
+        add_fork_rows(state, forks);
+    }
+    let Some(p) = panel(state) else {
+        return;
+    };
+    let Phase::Running { job, .. } = p.phase else {
+        return;
+    };
+    if msg.job() != Some(job) {
+        return;
+    }
+    match msg {
+        ReplayMsg::Log { line, .. } => p.log.push(line),
+        ReplayMsg::Block { title, .. } => p.blocks.push(OutputBlock {
+            title,
+            ..OutputBlock::default()
+        }),
+        ReplayMsg::Text { text, .. } => {
+            if let Some(block) = p.blocks.last_mut() {
+                block.text.push_str(&text);
+            }
+        }
+        ReplayMsg::Note { line, failed, .. } => {
+            if let Some(block) = p.blocks.last_mut() {
+                block.notes.push(line);
+                block.failed |= failed;
+            } else {
+                p.log.push(line);
+            }
+        }
+        ReplayMsg::Forks { forks, .. } => {
+            for f in forks {
+                if !p.forks.contains(&f.path) {
+                    p.forks.push(f.path);
+                }
+            }
+        }
+        ReplayMsg::Finished { outcome, error, .. } => {
+            p.outcome = Some(outcome);
+            p.error = error;
+            p.phase = Phase::Done;
+        }
+        ReplayMsg::Edited(_) => {}
+    }
+}
+
+fn edited(state: &mut State, result: Result<String, String>) {
+    let Some(p) = panel(state) else {
+        return;
+    };
+    let text = match result {
+        Ok(text) => text,
+        Err(e) => {
+            p.error = Some(e);
+            return;
+        }
+    };
+    let Ok(input) = &p.input else {
+        return;
+    };
+    match apply_edit(input, &text) {
+        Ok(new) => {
+            p.edited = new.messages != input.messages || p.edited;
+            p.input = Ok(new);
+            p.error = None;
+        }
+        Err(e) => p.error = Some(e.to_string()),
+    }
+}
+
+/// Forks join the run table (the live watch may bring the same file: one row per file).
+fn add_fork_rows(state: &mut State, forks: &[TrajectorySummary]) {
+    let mut fresh = Vec::new();
+    for fork in forks {
+        match state
+            .run
+            .rows
+            .iter()
+            .position(|r| r.path == fork.path && r.source_index == fork.source_index)
+        {
+            Some(row) => state.run.rows[row] = fork.clone(),
+            None => fresh.push(fork.clone()),
+        }
+    }
+    state.run.add_rows(fresh);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{deliver, press, run, send, trajectory};
+    use crate::backend::AdHoc;
+    use crate::model::Role;
+    use crate::tui::effect::{Effect, ReplayRequest};
+    use crate::tui::msg::{Msg, ReplayMsg};
+    use crate::tui::state::compare::Other;
+    use crate::tui::state::replay::{Mode, Phase, ReplayPanel};
+    use crate::tui::state::{Overlay, Screen, State};
+
+    /// The run with `a` open on 6 generated steps (with a task, so every step has a
+    /// context) and an ad-hoc backend configured.
+    fn opened() -> State {
+        let mut state = run();
+        state.replay_setup.ad_hoc = AdHoc {
+            base_url: Some("http://127.0.0.1:9".into()),
+            model: Some("m".into()),
+            ..AdHoc::default()
+        };
+        let effects = press(&mut state, "<CR>");
+        let mut t = trajectory("run/a.traj", 6, 2);
+        t.task = Some("fix the division".into());
+        deliver(&mut state, &effects, t);
+        state
+    }
+
+    fn panel(state: &State) -> &ReplayPanel {
+        match &state.overlay {
+            Some(Overlay::Replay(p)) => p,
+            other => panic!("no replay panel: {other:?}"),
+        }
+    }
+
+    fn requests(effects: &[Effect]) -> Vec<&ReplayRequest> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Replay(r) => Some(r.as_ref()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn r_on_a_step_opens_the_panel_for_that_step() {
+        let mut state = opened();
+        press(&mut state, "jjr");
+        let p = panel(&state);
+        assert_eq!(p.step, 3);
+        let input = p.input.as_ref().unwrap();
+        // Rebuilt: the task, then steps 1 and 2 as answer and observation.
+        assert_eq!(input.messages[0].content, "fix the division");
+        assert_eq!(input.messages.len(), 5);
+        assert_eq!(
+            p.recorded.as_deref(),
+            Some("thinking about step 3\n\npython arg3")
+        );
+        assert_eq!(p.backends[0].0, "ad-hoc");
+        press(&mut state, "<Esc>");
+        assert!(state.overlay.is_none(), "esc closes the form");
+        assert_eq!(state.screen, Screen::Trajectory);
+    }
+
+    #[test]
+    fn a_tool_call_answer_shows_its_call_beside_its_text() {
+        let mut state = run();
+        state.replay_setup.ad_hoc = AdHoc {
+            base_url: Some("http://127.0.0.1:9".into()),
+            model: Some("m".into()),
+            ..AdHoc::default()
+        };
+        let effects = press(&mut state, "<CR>");
+        let mut t = trajectory("run/a.traj", 3, 0);
+        t.task = Some("fix the division".into());
+        // As SWE-agent 1.1 logs a tool call: the answer's text, the call apart.
+        t.steps[1].response = "Now let me run it.".into();
+        t.steps[1].action = "python3 reproduce.py".into();
+        deliver(&mut state, &effects, t);
+        press(&mut state, "jr");
+        assert_eq!(
+            panel(&state).recorded.as_deref(),
+            Some("Now let me run it.\n\n▸ python3 reproduce.py")
+        );
+    }
+
+    #[test]
+    fn resample_streams_into_its_block_and_esc_cancels_at_once() {
+        let mut state = opened();
+        press(&mut state, "r<Tab><Tab>l");
+        let effects = press(&mut state, "s");
+        let request = requests(&effects)[0].clone();
+        assert_eq!(
+            (request.step, request.mode, request.samples),
+            (1, Mode::Resample, 2)
+        );
+        assert_eq!(request.backend, "ad-hoc");
+        let job = request.job;
+        for msg in [
+            ReplayMsg::Block {
+                job,
+                title: "sample 1/2".into(),
+            },
+            ReplayMsg::Text {
+                job,
+                text: "I will ".into(),
+            },
+            ReplayMsg::Text {
+                job: job + 100,
+                text: "(another job's)".into(),
+            },
+            ReplayMsg::Text {
+                job,
+                text: "run the tests".into(),
+            },
+        ] {
+            send(&mut state, Msg::Replay(msg));
+        }
+        assert_eq!(panel(&state).blocks[0].text, "I will run the tests");
+        let effects = press(&mut state, "<Esc>");
+        let Some(token) = effects.iter().find_map(|e| match e {
+            Effect::CancelReplay(token) => Some(token),
+            _ => None,
+        }) else {
+            panic!("{effects:?}")
+        };
+        token.cancel();
+        assert!(request.cancel.is_cancelled(), "the job's own token");
+        assert!(matches!(
+            panel(&state).phase,
+            Phase::Running {
+                cancelling: true,
+                ..
+            }
+        ));
+        send(
+            &mut state,
+            Msg::Replay(ReplayMsg::Finished {
+                job,
+                outcome: "cancelled after 1 of 2 samples".into(),
+                error: None,
+            }),
+        );
+        assert!(matches!(panel(&state).phase, Phase::Done));
+        press(&mut state, "<Esc>");
+        assert!(state.overlay.is_none());
+    }
+
+    #[test]
+    fn continue_runs_nothing_before_the_workspace_is_confirmed() {
+        let mut state = opened();
+        press(&mut state, "jjjr");
+        press(&mut state, "jl");
+        assert_eq!(panel(&state).mode, Mode::Continue);
+        assert!(requests(&press(&mut state, "s")).is_empty());
+        assert!(panel(&state).error.as_ref().unwrap().contains("workspace"));
+        // Mode → max steps → workspace; Enter types it.
+        assert!(requests(&press(&mut state, "jj<CR>/tmp/repo<CR>")).is_empty());
+        assert_eq!(panel(&state).workspace, "/tmp/repo");
+        assert!(requests(&press(&mut state, "s")).is_empty());
+        assert!(matches!(panel(&state).phase, Phase::Confirm));
+        assert!(requests(&press(&mut state, "n")).is_empty(), "n goes back");
+        assert!(matches!(panel(&state).phase, Phase::Form));
+        press(&mut state, "s");
+        let effects = press(&mut state, "y");
+        let request = requests(&effects)[0];
+        assert_eq!(request.mode, Mode::Continue);
+        assert_eq!(request.step, 4);
+        assert_eq!(request.workspace, std::path::PathBuf::from("/tmp/repo"));
+    }
+
+    #[test]
+    fn without_a_backend_the_panel_says_so() {
+        let mut state = opened();
+        state.replay_setup.ad_hoc = AdHoc::default();
+        press(&mut state, "r");
+        assert!(requests(&press(&mut state, "s")).is_empty());
+        let error = panel(&state).error.clone().unwrap();
+        assert!(error.contains("no backend configured"), "{error}");
+    }
+
+    #[test]
+    fn the_edited_context_is_what_is_sent() {
+        let mut state = opened();
+        press(&mut state, "jr");
+        let effects = press(&mut state, "e");
+        let Some(text) = effects.iter().find_map(|e| match e {
+            Effect::EditContext { text, .. } => Some(text),
+            _ => None,
+        }) else {
+            panic!("{effects:?}")
+        };
+        let changed = text.replace("fix the division", "fix the division, carefully");
+        send(&mut state, Msg::Replay(ReplayMsg::Edited(Ok(changed))));
+        assert!(panel(&state).edited);
+        send(
+            &mut state,
+            Msg::Replay(ReplayMsg::Edited(Ok("not json".into()))),
+        );
+        assert!(
+            panel(&state)
+                .error
+                .as_ref()
+                .unwrap()
+                .contains("not a JSON list")
+        );
+        let effects = press(&mut state, "s");
+        let request = requests(&effects)[0];
+        assert_eq!(request.input.messages[0].role, Role::User);
+        assert_eq!(
+            request.input.messages[0].content,
+            "fix the division, carefully"
+        );
+        let note = request.input.note.as_deref().unwrap();
+        assert!(note.starts_with("edited by the user; rebuilt"), "{note}");
+    }
+
+    #[test]
+    fn a_written_fork_joins_the_run_and_opens_in_compare() {
+        let mut state = opened();
+        press(&mut state, "jr");
+        let effects = press(&mut state, "s");
+        let job = requests(&effects)[0].job;
+        let mut fork = super::super::testing::summary("a", 2, 0.0, None);
+        fork.path = "run/a.fork-k2-1.trajscope.json".into();
+        fork.fork_of = Some(crate::model::ForkLink {
+            parent: "run/a.traj".into(),
+            step: 2,
+        });
+        let forks = vec![fork];
+        send(&mut state, Msg::Replay(ReplayMsg::Forks { job, forks }));
+        let rows: Vec<String> = state
+            .run
+            .visible
+            .iter()
+            .map(|&i| state.run.rows[i].path.display().to_string())
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "run/a.traj",
+                "run/a.fork-k2-1.trajscope.json",
+                "run/b.traj",
+                "run/c.traj"
+            ]
+        );
+        let compares = |effects: &[Effect]| {
+            effects
+                .iter()
+                .filter(|e| matches!(e, Effect::LoadCompare { .. }))
+                .count()
+        };
+        assert_eq!(
+            compares(&press(&mut state, "c")),
+            0,
+            "no compare while running"
+        );
+        send(
+            &mut state,
+            Msg::Replay(ReplayMsg::Finished {
+                job,
+                outcome: "1 of 1 samples answered".into(),
+                error: None,
+            }),
+        );
+        let effects = press(&mut state, "c");
+        let Some((a, b)) = effects.iter().find_map(|e| match e {
+            Effect::LoadCompare { a, b, .. } => Some((a, b)),
+            _ => None,
+        }) else {
+            panic!("{effects:?}")
+        };
+        assert_eq!(
+            a.path,
+            std::path::PathBuf::from("run/a.fork-k2-1.trajscope.json")
+        );
+        assert_eq!(*b, Other::ForkParent);
+        assert_eq!(state.screen, Screen::Compare);
+        assert!(state.overlay.is_none());
+        press(&mut state, "q");
+        assert_eq!(
+            state.screen,
+            Screen::Trajectory,
+            "back where the replay began"
+        );
+    }
+}

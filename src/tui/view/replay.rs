@@ -1,0 +1,268 @@
+//! The replay panel: the form (or the confirmation, or how the run went) on top; below it the
+//! recorded answer of the step on the left and the live output on the right, following its
+//! end as tokens stream in.
+
+use super::popup;
+use crate::text::{sanitise, wrap};
+use crate::tui::action::Action;
+use crate::tui::layer::Layer;
+use crate::tui::state::State;
+use crate::tui::state::replay::{Field, Mode, Phase, ReplayPanel};
+use crate::tui::theme::Role;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+pub fn render(state: &State, p: &ReplayPanel, frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    let title = format!("Replay from step {} · {}", p.step, p.trajectory.instance_id);
+    let (header, body) = popup::window(state, frame, area, &title);
+    let context = match &p.input {
+        Ok(input) => {
+            let mut text = format!(
+                "Context at step {}: {} ({} messages)",
+                p.step,
+                input.exactness.as_str().to_uppercase(),
+                input.messages.len()
+            );
+            if let Some(note) = &input.note {
+                text.push_str(&format!(": {note}"));
+            }
+            Span::styled(text, theme.style(Role::SectionMeta))
+        }
+        Err(e) => Span::styled(e.clone(), theme.style(Role::StatusError)),
+    };
+    super::draw_rows(frame, header, [Line::from(context)]);
+
+    let top = top_lines(state, p, body.width);
+    let top_height = (top.len() as u16).min(body.height / 2);
+    let [top_area, rule, columns, keys] = Layout::vertical([
+        Constraint::Length(top_height),
+        Constraint::Length(1),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(body);
+    super::draw_rows(frame, top_area, top);
+    let rule_line = Line::styled(
+        "─".repeat(usize::from(rule.width)),
+        theme.style(Role::Border),
+    );
+    super::draw_rows(frame, rule, [rule_line]);
+    let [left, gap, right] = Layout::horizontal([
+        Constraint::Percentage(40),
+        Constraint::Length(1),
+        Constraint::Min(10),
+    ])
+    .areas(columns);
+    for y in gap.y..gap.bottom() {
+        frame
+            .buffer_mut()
+            .set_string(gap.x, y, "│", theme.style(Role::Border));
+    }
+    super::draw_rows(frame, left, recorded_lines(state, p, left.width));
+    let live = live_lines(state, p, right.width);
+    let skip = live.len().saturating_sub(usize::from(right.height));
+    super::draw_rows(frame, right, live.into_iter().skip(skip));
+    super::draw_rows(frame, keys, [key_line(state, p)]);
+}
+
+/// The form, the confirmation, or the outcome, with any error.
+fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
+    let theme = &state.theme;
+    let mut lines = Vec::new();
+    match &p.phase {
+        Phase::Form => {
+            for field in p.fields() {
+                let selected = field == p.field;
+                let marker = if selected { "▸ " } else { "  " };
+                let label = Span::styled(
+                    format!("{marker}{:<10} ", field.label()),
+                    theme.style(if selected {
+                        Role::Selected
+                    } else {
+                        Role::SectionTitle
+                    }),
+                );
+                let (value, help) = field_value(p, field);
+                lines.push(Line::from(vec![
+                    label,
+                    Span::styled(value, theme.style(Role::Text)),
+                    Span::styled(format!("  {help}"), theme.style(Role::Dim)),
+                ]));
+            }
+        }
+        Phase::Confirm => {
+            let warning = format!(
+                "Continue runs the agent's commands for real, in a scratch copy of {}",
+                p.workspace
+            );
+            push_wrapped(&mut lines, &warning, width, theme.style(Role::StatusError));
+            let prefix = match p.step {
+                1 => "nothing to replay first".to_string(),
+                2 => "step 1 replayed there first".to_string(),
+                k => format!("steps 1-{} replayed there first", k - 1),
+            };
+            let question = format!(
+                "({prefix}, then up to {} live steps with {}). Run it? y/n",
+                p.max_steps,
+                p.backend_name().unwrap_or("?")
+            );
+            push_wrapped(&mut lines, &question, width, theme.style(Role::Text));
+        }
+        Phase::Running { cancelling, .. } => {
+            let what = if *cancelling {
+                "cancelling…".to_string()
+            } else {
+                format!(
+                    "{} with {} · streaming · esc cancels",
+                    p.mode.name(),
+                    p.backend_name().unwrap_or("?")
+                )
+            };
+            lines.push(Line::styled(what, theme.style(Role::Gauge)));
+        }
+        Phase::Done => {
+            if let Some(outcome) = &p.outcome {
+                lines.push(Line::styled(outcome.clone(), theme.style(Role::Title)));
+            }
+            for fork in &p.forks {
+                lines.push(Line::styled(
+                    format!("fork: {}", fork.display()),
+                    theme.style(Role::Text),
+                ));
+            }
+        }
+    }
+    if let Some(error) = &p.error {
+        let error = format!("✗ {}", error.replace('\n', " "));
+        push_wrapped(&mut lines, &error, width, theme.style(Role::StatusError));
+    }
+    lines
+}
+
+fn field_value(p: &ReplayPanel, field: Field) -> (String, String) {
+    match field {
+        Field::Backend => match p.backends.get(p.backend) {
+            Some((name, describe)) => (
+                format!("‹ {name} ›"),
+                format!("{describe} ({} of {})", p.backend + 1, p.backends.len()),
+            ),
+            None => ("none".into(), "no backend configured".into()),
+        },
+        Field::Mode => (
+            format!("‹ {} ›", p.mode.name()),
+            match p.mode {
+                Mode::Resample => "ask again for this step's answer; nothing runs".into(),
+                Mode::Continue => "replay steps before it, then the model acts".into(),
+            },
+        ),
+        Field::Samples => (format!("‹ {} ›", p.samples), "answers to ask for".into()),
+        Field::MaxSteps => (
+            format!("‹ {} ›", p.max_steps),
+            "live model calls before it stops".into(),
+        ),
+        Field::Workspace => (
+            if p.workspace.is_empty() {
+                "(none)".into()
+            } else {
+                p.workspace.clone()
+            },
+            "enter: type the repository path (at its starting state)".into(),
+        ),
+        Field::Context => (
+            if p.edited { "edited" } else { "as recorded" }.into(),
+            "enter or e: edit it in $EDITOR (JSON messages)".into(),
+        ),
+    }
+}
+
+fn recorded_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
+    let theme = &state.theme;
+    let mut lines = vec![Line::styled(
+        format!("RECORDED · step {}", p.step),
+        theme.style(Role::SectionTitle),
+    )];
+    match &p.recorded {
+        Some(text) => push_wrapped(&mut lines, text, width, theme.style(Role::Text)),
+        None => lines.push(Line::styled(
+            "(past the last step: nothing recorded)",
+            theme.style(Role::Dim),
+        )),
+    }
+    lines
+}
+
+fn live_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
+    let theme = &state.theme;
+    let mut lines = Vec::new();
+    if p.blocks.is_empty() && p.log.is_empty() {
+        lines.push(Line::styled("LIVE", theme.style(Role::SectionTitle)));
+        lines.push(Line::styled(
+            "the model's answers stream in here",
+            theme.style(Role::Dim),
+        ));
+    }
+    for line in &p.log {
+        push_wrapped(&mut lines, line, width, theme.style(Role::SectionMeta));
+    }
+    for block in &p.blocks {
+        lines.push(Line::styled(
+            format!("── {} ", block.title),
+            theme.style(Role::SectionTitle),
+        ));
+        push_wrapped(&mut lines, &block.text, width, theme.style(Role::Text));
+        let note_style = theme.style(if block.failed {
+            Role::StepError
+        } else {
+            Role::SectionMeta
+        });
+        for note in &block.notes {
+            push_wrapped(&mut lines, note, width, note_style);
+        }
+    }
+    lines
+}
+
+fn push_wrapped(lines: &mut Vec<Line<'static>>, text: &str, width: u16, style: Style) {
+    let clean = sanitise(text);
+    for line in clean.lines() {
+        for piece in wrap(line, usize::from(width)) {
+            lines.push(Line::styled(piece.to_string(), style));
+        }
+    }
+}
+
+/// The keys of this phase, from the keymap.
+fn key_line(state: &State, p: &ReplayPanel) -> Line<'static> {
+    let theme = &state.theme;
+    let keys: &[(Action, &str)] = match p.phase {
+        Phase::Form => &[
+            (Action::Down, "field"),
+            (Action::Increase, "change"),
+            (Action::Start, "start"),
+            (Action::EditContext, "edit context"),
+            (Action::Back, "close"),
+        ],
+        Phase::Confirm => &[(Action::Yes, "run"), (Action::No, "back")],
+        Phase::Running { .. } => &[(Action::Back, "cancel")],
+        Phase::Done => &[
+            (Action::Compare, "compare fork with original"),
+            (Action::Start, "again"),
+            (Action::Back, "close"),
+        ],
+    };
+    let mut spans = Vec::new();
+    for (action, what) in keys {
+        let Some(key) = state.keymap.hint(Layer::Replay, *action) else {
+            continue;
+        };
+        spans.push(Span::styled(
+            format!(" {key}"),
+            theme.style(Role::StatusKey),
+        ));
+        spans.push(Span::styled(format!(" {what} "), theme.style(Role::Dim)));
+    }
+    Line::from(spans)
+}
