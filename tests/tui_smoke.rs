@@ -1,16 +1,20 @@
 //! Runs `scripts/tui-smoke.sh` and `scripts/tui-live-smoke.sh` against the binary cargo built
 //! for this test: the real app in a real terminal (tmux). Skips when tmux is not installed.
+#![allow(clippy::expect_used)]
 
 use std::process::Command;
 
-#[test]
-fn the_app_in_tmux() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("skipping: tmux is not installed");
-        return;
+/// Runs `script` (under scripts/) against this build's binary and checks that it passed
+/// with `passed` on its output; skips when one of `needs` (program, version flag) is missing.
+fn smoke(script: &str, needs: &[[&str; 2]], passed: &str) {
+    for [program, flag] in needs {
+        if Command::new(program).arg(flag).output().is_err() {
+            eprintln!("skipping: {program} is not installed");
+            return;
+        }
     }
     let output = Command::new("bash")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/tui-smoke.sh"))
+        .arg(format!("{}/scripts/{script}", env!("CARGO_MANIFEST_DIR")))
         .env("TRAJSCOPE_BIN", env!("CARGO_BIN_EXE_trajscope"))
         .output()
         .expect("bash runs");
@@ -20,7 +24,16 @@ fn the_app_in_tmux() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("ok: tmux smoke test passed"), "{stdout}");
+    assert!(stdout.contains(passed), "{stdout}");
+}
+
+#[test]
+fn the_app_in_tmux() {
+    smoke(
+        "tui-smoke.sh",
+        &[["tmux", "-V"]],
+        "ok: tmux smoke test passed",
+    );
 }
 
 /// `scripts/tui-live-smoke.sh`: the app on an empty folder while a writer script rewrites a
@@ -28,25 +41,9 @@ fn the_app_in_tmux() {
 /// running mark, an alert, and follow mode. Skips when tmux or python3 is missing.
 #[test]
 fn the_live_watch_in_tmux() {
-    for tool in [["tmux", "-V"], ["python3", "--version"]] {
-        if Command::new(tool[0]).arg(tool[1]).output().is_err() {
-            eprintln!("skipping: {} is not installed", tool[0]);
-            return;
-        }
-    }
-    let output = Command::new("bash")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/tui-live-smoke.sh"
-        ))
-        .env("TRAJSCOPE_BIN", env!("CARGO_BIN_EXE_trajscope"))
-        .output()
-        .expect("bash runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    smoke(
+        "tui-live-smoke.sh",
+        &[["tmux", "-V"], ["python3", "--version"]],
+        "ok: live smoke passed",
     );
-    assert!(stdout.contains("ok: live smoke passed"), "{stdout}");
 }

@@ -350,7 +350,7 @@ fn add_fork_rows(state: &mut State, forks: &[TrajectorySummary]) {
 mod tests {
     use super::super::testing::{deliver, press, run, send, trajectory};
     use crate::backend::AdHoc;
-    use crate::model::Role;
+    use crate::model::{Role, Trajectory};
     use crate::tui::effect::{Effect, ReplayRequest};
     use crate::tui::msg::{Msg, ReplayMsg};
     use crate::tui::state::compare::Other;
@@ -360,6 +360,11 @@ mod tests {
     /// The run with `a` open on 6 generated steps (with a task, so every step has a
     /// context) and an ad-hoc backend configured.
     fn opened() -> State {
+        opened_with(trajectory("run/a.traj", 6, 2))
+    }
+
+    /// The run with `t` (given a task) open as `a`, and an ad-hoc backend configured.
+    fn opened_with(mut t: Trajectory) -> State {
         let mut state = run();
         state.replay_setup.ad_hoc = AdHoc {
             base_url: Some("http://127.0.0.1:9".into()),
@@ -367,7 +372,6 @@ mod tests {
             ..AdHoc::default()
         };
         let effects = press(&mut state, "<CR>");
-        let mut t = trajectory("run/a.traj", 6, 2);
         t.task = Some("fix the division".into());
         deliver(&mut state, &effects, t);
         state
@@ -412,19 +416,11 @@ mod tests {
 
     #[test]
     fn a_tool_call_answer_shows_its_call_beside_its_text() {
-        let mut state = run();
-        state.replay_setup.ad_hoc = AdHoc {
-            base_url: Some("http://127.0.0.1:9".into()),
-            model: Some("m".into()),
-            ..AdHoc::default()
-        };
-        let effects = press(&mut state, "<CR>");
         let mut t = trajectory("run/a.traj", 3, 0);
-        t.task = Some("fix the division".into());
         // As SWE-agent 1.1 logs a tool call: the answer's text, the call apart.
         t.steps[1].response = "Now let me run it.".into();
         t.steps[1].action = "python3 reproduce.py".into();
-        deliver(&mut state, &effects, t);
+        let mut state = opened_with(t);
         press(&mut state, "jr");
         assert_eq!(
             panel(&state).recorded.as_deref(),
