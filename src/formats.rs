@@ -16,6 +16,7 @@ mod error;
 mod eval_results;
 mod inspect_ai;
 mod json;
+mod lazy;
 mod llama_prompt;
 mod load;
 mod mini_swe_agent;
@@ -23,6 +24,7 @@ mod openhands;
 mod pythonic;
 mod raw;
 mod run_cache;
+mod scan;
 mod swe_agent;
 mod task;
 mod tool_steps;
@@ -32,6 +34,7 @@ pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
+pub use lazy::{LAZY_ABOVE, open_lazy};
 pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
     load_run_summaries,

@@ -6,6 +6,7 @@
 //! ("re-run from step k").
 
 mod format;
+mod lazy;
 mod message;
 mod run;
 mod step;
@@ -14,6 +15,7 @@ mod trajectory;
 mod usage;
 
 pub use format::Format;
+pub use lazy::{LazySteps, LoadedStep, StepSource};
 pub use message::{Message, Role, ToolCall};
 pub use run::{
     EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,

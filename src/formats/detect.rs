@@ -131,7 +131,7 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
 /// A shortcut for the big files of a run: SWE-agent writes `environment` or `trajectory`
 /// first, and no other format starts with those keys. Saves scanning a 30 MB run twice;
 /// the loader still checks the whole document.
-fn format_from_first_key(body: &[u8]) -> Option<Format> {
+pub(super) fn format_from_first_key(body: &[u8]) -> Option<Format> {
     let rest = body.strip_prefix(b"{")?;
     let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
     let key = rest[start..].strip_prefix(b"\"")?;

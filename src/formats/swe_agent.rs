@@ -6,6 +6,8 @@
 //! model saw at a step is stored exactly in 1.1+ (`query`) and 1.0 (`messages`, which also
 //! holds the step's own answer); for 0.x it is rebuilt from `history`.
 
+mod lazy;
+
 use super::Detail;
 use super::LoadError;
 use super::json::{Text, content_text, f64_field, u64_field};
@@ -17,6 +19,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::path::Path;
+
+pub use lazy::open as open_lazy;
 
 /// A message's content left undecoded (summaries and tallies read few of them).
 type Lazy<'a> = Option<&'a RawValue>;
@@ -56,6 +60,23 @@ struct RawStep<C = Value> {
     query: Option<Vec<RawMessage<C>>>,
     /// 1.0: the history after this step, its own answer and observation included.
     messages: Option<Vec<RawMessage<C>>>,
+}
+
+impl<C> RawStep<C> {
+    /// The step's texts, moved out of the parsed file rather than copied (they are most of
+    /// its bytes), and the tool its action names. Agent and tool calls come from `history`.
+    fn take_step(&mut self) -> Step {
+        let mut step = Step {
+            thought: std::mem::take(&mut self.thought.0),
+            action: std::mem::take(&mut self.action.0),
+            observation: std::mem::take(&mut self.observation.0),
+            response: std::mem::take(&mut self.response.0),
+            duration_s: self.execution_time.as_ref().and_then(super::json::as_f64),
+            ..Step::default()
+        };
+        step.tool = tool_of(&step);
+        step
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -227,19 +248,12 @@ fn build(path: &Path, mut file: File) -> Result<Vec<Trajectory>, LoadError> {
             let answer = matched.map(|k| &file.history[answers[k]]);
             // The step's texts move out of the parsed file rather than being copied: they
             // are most of its bytes.
-            let mut step = Step {
-                thought: std::mem::take(&mut raw.thought.0),
-                action: std::mem::take(&mut raw.action.0),
-                observation: std::mem::take(&mut raw.observation.0),
-                response: std::mem::take(&mut raw.response.0),
-                duration_s: raw.execution_time.as_ref().and_then(super::json::as_f64),
-                agent: answer.and_then(|m| m.agent.clone()),
-                tool_calls: answer
-                    .map(|m| tool_calls(&m.tool_calls))
-                    .unwrap_or_default(),
-                ..Step::default()
-            };
-            step.tool = tool_of(&step);
+            let mut step = raw.take_step();
+            if let Some(answer) = answer {
+                step.agent = answer.agent.clone();
+                step.tool_calls = tool_calls(&answer.tool_calls);
+                step.tool = tool_of(&step);
+            }
             let raw: &RawStep = raw;
             step.context = if let Some(query) = &raw.query {
                 Some(intern_context(

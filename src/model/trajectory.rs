@@ -1,6 +1,6 @@
 //! A whole trajectory: one agent's attempt at one task.
 
-use super::{Format, Message, Step, Usage};
+use super::{Format, LazySteps, Message, Step, Usage};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -62,6 +62,10 @@ pub struct Trajectory {
     pub warnings: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork: Option<ForkOrigin>,
+    /// Set when the file was too big to hold whole: `steps` and `messages` are then empty
+    /// and each step is read back from the file when shown ([`Trajectory::load_step`]).
+    #[serde(skip)]
+    pub lazy: Option<LazySteps>,
 }
 
 impl Trajectory {
@@ -86,12 +90,69 @@ impl Trajectory {
             resolved: None,
             warnings: Vec::new(),
             fork: None,
+            lazy: None,
         }
     }
 
-    /// The step numbered `index` (1-based).
+    /// The step numbered `index` (1-based), when it is held (see [`Trajectory::load_step`]).
     pub fn step(&self, index: usize) -> Option<&Step> {
-        index.checked_sub(1).and_then(|i| self.steps.get(i))
+        let at = index.checked_sub(1).and_then(|i| self.steps.get(i));
+        at.filter(|s| s.index == index)
+            .or_else(|| self.steps.iter().find(|s| s.index == index))
+    }
+
+    /// How many steps it has, held or not.
+    pub fn step_count(&self) -> usize {
+        self.lazy.as_ref().map_or(self.steps.len(), |l| l.len())
+    }
+
+    /// Step `index` (1-based) of a trajectory opened lazily, read back from its file: this
+    /// trajectory's header with that one step and the messages of its context. Trajectories
+    /// held whole answer with a copy holding that step alone, the same shape.
+    pub fn load_step(&self, index: usize) -> Result<Trajectory, String> {
+        let (step, messages) = match &self.lazy {
+            Some(lazy) => {
+                let loaded = lazy.load(index)?;
+                (loaded.step, loaded.messages)
+            }
+            None => {
+                let step = self
+                    .step(index)
+                    .ok_or_else(|| format!("{}: no step {index}", self.source.display()))?;
+                (step.clone(), self.messages.clone())
+            }
+        };
+        let mut one = Trajectory {
+            steps: Vec::new(),
+            messages: Vec::new(),
+            ..self.header()
+        };
+        one.steps.push(step);
+        one.messages = messages;
+        Ok(one)
+    }
+
+    /// Everything but the steps and the message pool.
+    fn header(&self) -> Trajectory {
+        Trajectory {
+            source: self.source.clone(),
+            source_index: self.source_index,
+            format: self.format,
+            format_detail: self.format_detail.clone(),
+            instance_id: self.instance_id.clone(),
+            agent: self.agent.clone(),
+            model: self.model.clone(),
+            task: self.task.clone(),
+            steps: Vec::new(),
+            messages: Vec::new(),
+            exit_status: self.exit_status.clone(),
+            submission: self.submission.clone(),
+            usage: self.usage,
+            resolved: self.resolved,
+            warnings: self.warnings.clone(),
+            fork: self.fork.clone(),
+            lazy: self.lazy.clone(),
+        }
     }
 
     /// Number of lines in the submitted patch (0 when nothing was submitted).

@@ -1,0 +1,32 @@
+//! Opening a file too big to hold whole. Formats whose steps can be found by a scan (today
+//! SWE-agent `.traj`, the one that reaches hundreds of MB) open lazily: a step is read from
+//! the file when shown. Other formats are read whole, as before.
+
+use super::LoadError;
+use super::detect::format_from_first_key;
+use super::swe_agent;
+use crate::model::{Format, Step, Trajectory};
+use std::io::Read;
+use std::path::Path;
+
+/// Files at least this big are opened lazily where their format allows (64 MiB: a file that
+/// size parses whole in about half a second and holds twice its size in memory).
+pub const LAZY_ABOVE: u64 = 64 << 20;
+
+/// Opens `path` lazily when its format allows, calling `on_step` with each step as the scan
+/// decodes it; `None` when the format does not allow it (read the file whole instead).
+pub fn open_lazy(
+    path: &Path,
+    on_step: &mut dyn FnMut(&Step),
+) -> Result<Option<Trajectory>, LoadError> {
+    let mut head = Vec::with_capacity(4096);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .map_err(|err| LoadError::io(path, err))?;
+    let start = head.iter().position(|b| !b.is_ascii_whitespace());
+    let body = start.map_or(&head[..0], |s| &head[s..]);
+    match format_from_first_key(body) {
+        Some(Format::SweAgent) => swe_agent::open_lazy(path, on_step).map(Some),
+        _ => Ok(None),
+    }
+}

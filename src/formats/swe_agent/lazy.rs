@@ -1,0 +1,223 @@
+//! SWE-agent `.traj` files too big to hold whole, opened lazily. One pass over the file
+//! ([`super::super::scan`]) records where each `trajectory[]` step is and decodes each once,
+//! to hand it to the caller (who keeps a line of it for the step list); what is kept is the
+//! header and the steps' byte spans. A step is read back from its span when shown.
+//!
+//! What a lazy trajectory lacks, by design: `history` is not decoded (but for the task), so
+//! steps have no agent or tool calls from it and 0.x steps no reconstructed context. 1.0 and
+//! 1.1+ steps keep their exact context, which lives inside the step.
+
+use super::{RawMessage, RawStep, model_name, read_info, strip_own_answer, to_message};
+use crate::formats::LoadError;
+use crate::formats::scan::{Scanner, Visitor};
+use crate::formats::task::task_from_prompt;
+use crate::model::{
+    Exactness, Format, LazySteps, LoadedStep, Step, StepContext, StepSource, Trajectory,
+};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Bytes read per chunk of the scan.
+const CHUNK: usize = 1 << 20;
+/// Top-level members other than the step arrays (`info`, `replay_config`) are decoded when
+/// at most this long.
+const MEMBER_CAP: usize = 64 << 20;
+/// History messages looked at for the task before giving up (demonstrations come first).
+const TASK_WITHIN: usize = 400;
+
+/// Opens `path` lazily, calling `on_step` with each step, in order, as it is decoded. The
+/// trajectory returned holds no steps: [`Trajectory::lazy`] reads them back.
+pub fn open(path: &Path, on_step: &mut dyn FnMut(&Step)) -> Result<Trajectory, LoadError> {
+    let mut file = std::fs::File::open(path).map_err(|err| LoadError::io(path, err))?;
+    let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
+    let mut scan = Scan {
+        path,
+        on_step,
+        spans: Vec::new(),
+        info: Value::Null,
+        replay_config: Value::Null,
+        task: None,
+        has_query: false,
+        has_messages: false,
+        error: None,
+    };
+    let mut scanner = Scanner::new(MEMBER_CAP);
+    let mut buffer = vec![0; CHUNK];
+    loop {
+        let n = file
+            .read(&mut buffer)
+            .map_err(|err| LoadError::io(path, err))?;
+        if n == 0 {
+            break;
+        }
+        scanner
+            .feed(&buffer[..n], &mut scan)
+            .map_err(|err| LoadError::invalid(path, err.to_string()))?;
+        if let Some(err) = scan.error.take() {
+            return Err(err);
+        }
+    }
+    scanner
+        .finish()
+        .map_err(|err| LoadError::invalid(path, err.to_string()))?;
+    if scan.spans.is_empty() {
+        return Err(LoadError::invalid(
+            path,
+            "SWE-agent trajectory without `trajectory` steps cannot be opened lazily",
+        ));
+    }
+    let mut trajectory = Trajectory::new(path, Format::SweAgent);
+    read_info(&mut trajectory, &scan.info);
+    trajectory.model = model_name(&scan.replay_config);
+    trajectory.task = scan.task;
+    trajectory.format_detail = Some(
+        if scan.has_query {
+            "1.1+"
+        } else if scan.has_messages {
+            "1.0"
+        } else {
+            "0.x"
+        }
+        .to_string(),
+    );
+    trajectory.lazy = Some(LazySteps::new(Spans {
+        path: path.to_path_buf(),
+        size: stamp.0,
+        modified: stamp.1,
+        spans: scan.spans,
+    }));
+    Ok(trajectory)
+}
+
+fn stamp(file: &std::fs::File) -> std::io::Result<(u64, Option<SystemTime>)> {
+    let meta = file.metadata()?;
+    Ok((meta.len(), meta.modified().ok()))
+}
+
+/// What the scan keeps while it reads.
+struct Scan<'a> {
+    path: &'a Path,
+    on_step: &'a mut dyn FnMut(&Step),
+    spans: Vec<Range<u64>>,
+    info: Value,
+    replay_config: Value,
+    task: Option<String>,
+    has_query: bool,
+    has_messages: bool,
+    /// The first step that did not decode: the scan stops at the end of its chunk.
+    error: Option<LoadError>,
+}
+
+impl Visitor for Scan<'_> {
+    fn follow(&mut self, key: &str) -> bool {
+        key == "trajectory" || key == "history"
+    }
+
+    fn keep_element(&mut self, key: &str, index: usize) -> bool {
+        key == "trajectory" || (self.task.is_none() && index < TASK_WITHIN)
+    }
+
+    fn element(&mut self, key: &str, index: usize, span: Range<u64>, bytes: Option<&[u8]>) {
+        let Some(bytes) = bytes else {
+            return;
+        };
+        if key == "history" {
+            self.task = self.task.take().or_else(|| task_in(bytes));
+            return;
+        }
+        if self.error.is_some() {
+            return;
+        }
+        match serde_json::from_slice::<RawStep<Option<&RawValue>>>(bytes) {
+            Ok(mut raw) => {
+                self.has_query |= raw.query.is_some();
+                self.has_messages |= raw.messages.is_some();
+                let mut step = raw.take_step();
+                step.index = index + 1;
+                (self.on_step)(&step);
+                self.spans.push(span);
+            }
+            Err(err) => self.error = Some(step_error(self.path, index + 1, span.start, &err)),
+        }
+    }
+
+    fn member(&mut self, key: &str, _span: Range<u64>, bytes: Option<&[u8]>) {
+        let slot = match key {
+            "info" => &mut self.info,
+            "replay_config" => &mut self.replay_config,
+            _ => return,
+        };
+        if let Some(value) = bytes.and_then(|b| serde_json::from_slice(b).ok()) {
+            *slot = value;
+        }
+    }
+}
+
+/// The task, when this history message is the first prompt that is not a demonstration.
+fn task_in(bytes: &[u8]) -> Option<String> {
+    let raw: RawMessage = serde_json::from_slice(bytes).ok()?;
+    (raw.role.0 == "user" && raw.is_demo != Some(true))
+        .then(|| task_from_prompt(&to_message(&raw).content))
+}
+
+fn step_error(path: &Path, step: usize, at: u64, err: &serde_json::Error) -> LoadError {
+    LoadError::invalid(path, format!("step {step} (at byte {at}): {err}"))
+}
+
+/// Where each step of one file is, and how the file looked when it was scanned.
+struct Spans {
+    path: PathBuf,
+    size: u64,
+    modified: Option<SystemTime>,
+    spans: Vec<Range<u64>>,
+}
+
+impl StepSource for Spans {
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn file_size(&self) -> u64 {
+        self.size
+    }
+
+    fn load(&self, index: usize) -> Result<LoadedStep, String> {
+        let shown = self.path.display();
+        let span = index
+            .checked_sub(1)
+            .and_then(|i| self.spans.get(i))
+            .ok_or_else(|| format!("{shown}: no step {index}"))?;
+        let mut file = std::fs::File::open(&self.path).map_err(|e| format!("{shown}: {e}"))?;
+        if stamp(&file).map_err(|e| format!("{shown}: {e}"))? != (self.size, self.modified) {
+            return Err(format!(
+                "{shown}: the file changed since it was opened; open it again to read it"
+            ));
+        }
+        let len = usize::try_from(span.end - span.start).map_err(|e| format!("{shown}: {e}"))?;
+        let mut bytes = vec![0; len];
+        file.seek(SeekFrom::Start(span.start))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(|e| format!("{shown}: {e}"))?;
+        let mut raw: RawStep = serde_json::from_slice(&bytes)
+            .map_err(|e| step_error(&self.path, index, span.start, &e).to_string())?;
+        let mut step = raw.take_step();
+        step.index = index;
+        let input = match (&raw.query, &raw.messages) {
+            (Some(query), _) => Some(query.as_slice()),
+            (None, Some(messages)) => Some(strip_own_answer(messages)),
+            (None, None) => None,
+        };
+        let messages: Vec<_> = input.unwrap_or_default().iter().map(to_message).collect();
+        if input.is_some() {
+            let ids = (0..messages.len())
+                .map(|i| u32::try_from(i).unwrap_or(u32::MAX))
+                .collect();
+            step.context = Some(StepContext::list(Exactness::Exact, ids));
+        }
+        Ok(LoadedStep { step, messages })
+    }
+}
