@@ -163,8 +163,14 @@ fn plain_text_shows_until_the_highlighted_page_arrives() {
                     msgs.push(Msg::RunLoaded);
                     msgs
                 }
-                Effect::LoadTrajectory { id, source } => {
-                    vec![trajscope::tui::job::load_trajectory(id, &source)]
+                Effect::LoadTrajectory {
+                    id,
+                    source,
+                    lazy_above,
+                } => {
+                    vec![trajscope::tui::job::load_trajectory(
+                        id, &source, lazy_above,
+                    )]
                 }
                 // Nothing is written to the run while this test reads it.
                 Effect::Watch { .. } => continue,

@@ -132,6 +132,26 @@ impl Trajectory {
         Ok(one)
     }
 
+    /// Calls `visit` with each step in order until it returns `false`: the held steps, or
+    /// those of a lazy trajectory read back one at a time (never more than one in memory).
+    /// Reading a step back can fail (the file changed): the walk stops with that error.
+    pub fn visit_steps(&self, mut visit: impl FnMut(&Step) -> bool) -> Result<(), String> {
+        let Some(lazy) = &self.lazy else {
+            for step in &self.steps {
+                if !visit(step) {
+                    break;
+                }
+            }
+            return Ok(());
+        };
+        for index in 1..=lazy.len() {
+            if !visit(&lazy.load(index)?.step) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// Everything but the steps and the message pool.
     fn header(&self) -> Trajectory {
         Trajectory {

@@ -13,6 +13,7 @@ mod diff_lines;
 mod edits;
 pub mod highlight;
 mod lang;
+mod lazy;
 mod patch;
 mod step;
 mod task;
@@ -151,7 +152,38 @@ impl Mode {
 pub fn build(request: &DocRequest, mode: Mode, cancel: &AtomicBool) -> Option<Document> {
     let mut writer = Writer::new(usize::from(request.key.width), mode.max_rows);
     let theme = &request.theme;
-    let trajectory = &request.trajectory;
+    let one;
+    let trajectory = match &request.trajectory.lazy {
+        Some(lazy) if request.key.page.per_step() => {
+            let step = request.key.step;
+            if matches!(request.key.page, Page::Diff | Page::Tree) {
+                lazy::no_diffs(
+                    &mut writer,
+                    theme,
+                    lazy.file_size(),
+                    &request.trajectory,
+                    step,
+                );
+                return Some(writer.finish());
+            }
+            if mode.max_rows.is_some() {
+                // The preview runs on the UI thread, which never reads files.
+                lazy::reading(&mut writer, theme, step);
+                return Some(writer.finish());
+            }
+            match request.trajectory.load_step(step) {
+                Ok(loaded) => {
+                    one = loaded;
+                    &one
+                }
+                Err(message) => {
+                    lazy::failed(&mut writer, theme, &message);
+                    return Some(writer.finish());
+                }
+            }
+        }
+        _ => &request.trajectory,
+    };
     match request.key.page {
         Page::Step => {
             let step = trajectory.step(request.key.step)?;

@@ -33,7 +33,12 @@ pub enum Effect {
     /// Write the trajectory (or some of its steps) to a new file in `dir`.
     Export(Box<ExportRequest>),
     /// Read one trajectory in full.
-    LoadTrajectory { id: u64, source: TrajectoryRef },
+    LoadTrajectory {
+        id: u64,
+        source: TrajectoryRef,
+        /// Files at least this big open lazily where their format allows.
+        lazy_above: u64,
+    },
     /// Read two trajectories and align them.
     LoadCompare { id: u64, a: TrajectoryRef, b: Other },
     /// Highlight and wrap a page of the right pane.

@@ -132,8 +132,12 @@ impl Harness {
                 );
                 queue.push_back(Msg::RunLoaded);
             }
-            Effect::LoadTrajectory { id, source } => {
-                queue.push_back(job::load_trajectory(id, &source));
+            Effect::LoadTrajectory {
+                id,
+                source,
+                lazy_above,
+            } => {
+                queue.push_back(job::load_trajectory(id, &source, lazy_above));
             }
             Effect::LoadCompare { id, a, b } => {
                 queue.push_back(job::load_compare(id, &a, &b));

@@ -13,9 +13,10 @@ use super::msg::{FileOutcome, Msg};
 use super::search::{self, Query};
 use super::state::compare::{Compared, Other};
 use super::state::grep::GrepMatch;
-use super::state::trajectory::{LoadedTrajectory, TrajectoryRef};
+use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
 use crate::formats::{
     CacheEntry, CachedOutcome, Candidate, Detail, Loaded, RunCache, load_file, load_file_with,
+    open_lazy,
 };
 use crate::metrics::{Matcher, TalliedFile, TrajectoryTally, tally_file, tally_from_cache};
 use crate::model::{LoadFailure, Trajectory, TrajectorySummary};
@@ -124,11 +125,36 @@ fn outcome(path: &Path, cached: CachedOutcome) -> FileOutcome {
 }
 
 /// Reads one trajectory in full and computes its step rows.
-pub fn load_trajectory(id: u64, source: &TrajectoryRef) -> Msg {
+pub fn load_trajectory(id: u64, source: &TrajectoryRef, lazy_above: u64) -> Msg {
+    let result = match open_lazily(source, lazy_above) {
+        Ok(Some(loaded)) => Ok(loaded),
+        Ok(None) => read_trajectory(source).map(LoadedTrajectory::new),
+        Err(message) => Err(message),
+    };
     Msg::TrajectoryLoaded {
         id,
-        result: read_trajectory(source).map(|t| Box::new(LoadedTrajectory::new(t))),
+        result: result.map(Box::new),
     }
+}
+
+/// The trajectory `source` names opened lazily, when its file is at least `lazy_above`
+/// bytes and its format allows: the step rows are made as the scan decodes each step, and
+/// no step is kept. `None`: read it whole.
+fn open_lazily(
+    source: &TrajectoryRef,
+    lazy_above: u64,
+) -> Result<Option<LoadedTrajectory>, String> {
+    let big = std::fs::metadata(&source.path).is_ok_and(|m| m.len() >= lazy_above);
+    if source.index.is_some() || !big {
+        return Ok(None);
+    }
+    let mut rows = Vec::new();
+    let opened = open_lazy(&source.path, &mut |step| rows.push(StepRow::of(step)))
+        .map_err(|e| e.to_string())?;
+    Ok(opened.map(|trajectory| LoadedTrajectory {
+        trajectory,
+        steps: rows,
+    }))
 }
 
 /// The trajectory `source` names, or a one-line error.

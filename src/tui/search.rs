@@ -105,9 +105,11 @@ pub const MAX_HITS: usize = 10_000;
 /// has) when `cancel` is set: a newer search replaced this one.
 pub fn find(trajectory: &Trajectory, query: &Query, cancel: &AtomicBool) -> Vec<Hit> {
     let mut hits = Vec::new();
-    for step in &trajectory.steps {
+    // A lazy trajectory whose file changed stops the search where it could no longer read;
+    // the step pages say why.
+    let _ = trajectory.visit_steps(|step| {
         if cancel.load(Ordering::Relaxed) || hits.len() >= MAX_HITS {
-            break;
+            return false;
         }
         for field in Field::ALL {
             let text = field.text(step);
@@ -129,7 +131,8 @@ pub fn find(trajectory: &Trajectory, query: &Query, cancel: &AtomicBool) -> Vec<
                 }
             }
         }
-    }
+        true
+    });
     hits.truncate(MAX_HITS);
     hits
 }

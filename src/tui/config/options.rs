@@ -34,6 +34,9 @@ pub struct Options {
     pub export_format: ExportFormat,
     /// Where exports go; default the current directory.
     pub export_dir: Option<PathBuf>,
+    /// Trajectory files at least this big (bytes) open lazily where their format allows:
+    /// steps are read from the file when shown.
+    pub lazy_above: u64,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             mouse: true,
             export_format: ExportFormat::Auto,
             export_dir: None,
+            lazy_above: crate::formats::LAZY_ABOVE,
         }
     }
 }
@@ -82,8 +86,12 @@ impl Options {
                     Some(path) => options.export_dir = Some(PathBuf::from(path)),
                     None => problems.push(format!("{at}: expected a path")),
                 },
+                "lazy_above_mb" => match value.as_integer().and_then(|n| u64::try_from(n).ok()) {
+                    Some(mb) => options.lazy_above = mb.saturating_mul(1 << 20),
+                    None => problems.push(format!("{at}: expected a size in MiB, 0 or more")),
+                },
                 _ => problems.push(format!(
-                    "{at}: unknown option (known: fold_lines, copy, copy_file, mouse, export_format, export_dir)"
+                    "{at}: unknown option (known: fold_lines, copy, copy_file, mouse, export_format, export_dir, lazy_above_mb)"
                 )),
             }
         }

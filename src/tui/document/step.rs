@@ -90,7 +90,7 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
     let meta = theme.style(Role::SectionMeta);
     let sep = || Span::styled(" · ", meta);
     let mut spans = vec![Span::styled(
-        format!("Step {}/{}", step.index, trajectory.steps.len()),
+        format!("Step {}/{}", step.index, trajectory.step_count()),
         theme.style(Role::Title),
     )];
     if let Some(agent) = step

@@ -48,7 +48,7 @@ pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
             "steps",
             format!(
                 "{} ({} with errors)",
-                trajectory.steps.len(),
+                trajectory.step_count(),
                 trajectory.error_steps()
             ),
         ),

@@ -55,9 +55,13 @@ impl Tasks {
                     load_run(roots, rules, cache_dir, tx, flag).await;
                 })
             }
-            Effect::LoadTrajectory { id, source } => {
-                blocking(tx, move || Some(job::load_trajectory(id, &source)))
-            }
+            Effect::LoadTrajectory {
+                id,
+                source,
+                lazy_above,
+            } => blocking(tx, move || {
+                Some(job::load_trajectory(id, &source, lazy_above))
+            }),
             Effect::LoadCompare { id, a, b } => {
                 blocking(tx, move || Some(job::load_compare(id, &a, &b)))
             }

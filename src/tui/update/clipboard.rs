@@ -12,9 +12,26 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let Some(t) = state.trajectory.as_ref() else {
         return;
     };
-    let (Some(trajectory), step) = (t.trajectory.as_ref(), t.selected_step()) else {
+    let Some(trajectory) = t.trajectory.as_ref() else {
         state.notice = Some(Notice::info("still loading"));
         return;
+    };
+    // A lazily opened trajectory holds no step: read the one asked for back from its file
+    // (one step's bytes, at a key press).
+    let loaded = match (&trajectory.lazy, t.step_index()) {
+        (Some(_), Some(index)) => match trajectory.load_step(index) {
+            Ok(one) => Some(one),
+            Err(message) => {
+                state.notice = Some(Notice::error(message));
+                return;
+            }
+        },
+        _ => None,
+    };
+    let trajectory = loaded.as_ref().unwrap_or(trajectory);
+    let step = match &loaded {
+        Some(one) => one.steps.first(),
+        None => t.selected_step(),
     };
     let n = step.map_or(0, |s| s.index);
     let (text, what) = match (action, t.page, step) {

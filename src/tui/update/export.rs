@@ -29,7 +29,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         ExportFormat::Auto => steps.is_all(),
     };
     let mut marks = BTreeMap::new();
-    let Ok(range) = steps.resolve(trajectory.steps.len()) else {
+    let Ok(range) = steps.resolve(trajectory.step_count()) else {
         return;
     };
     for step in range {

@@ -25,6 +25,13 @@ pub fn open(state: &mut State) {
         state.notice = Some(Notice::info("the trajectory is still loading"));
         return;
     };
+    if let Some(lazy) = &trajectory.lazy {
+        state.notice = Some(Notice::info(format!(
+            "replay needs the whole trajectory in memory, and this one ({}) was opened lazily: raise lazy_above_mb in config.toml to read it whole",
+            crate::tui::units::bytes(lazy.file_size())
+        )));
+        return;
+    }
     let input = match context_at(&trajectory, step) {
         Some(input) if !input.messages.is_empty() => Ok(input),
         _ => Err(format!(

@@ -108,12 +108,17 @@ pub fn jump(state: &mut State, i: usize) {
     }
     t.page = Page::Step;
     if hit.field == Field::Observation {
-        let lines = t
-            .selected_step()
-            .map_or(0, |s| Field::Observation.text(s).lines().count());
         let head = fold_lines * 2 / 3;
-        let tail_from = lines.saturating_sub(fold_lines / 3);
-        if lines > fold_lines && hit.line >= head && hit.line < tail_from {
+        let folded = match t.selected_step() {
+            Some(step) => {
+                let lines = Field::Observation.text(step).lines().count();
+                let tail_from = lines.saturating_sub(fold_lines / 3);
+                lines > fold_lines && hit.line >= head && hit.line < tail_from
+            }
+            // A lazily opened step is not held here: unfold whenever the hit may be folded.
+            None => hit.line >= head,
+        };
+        if folded {
             t.unfolded.insert(hit.step);
         }
     }

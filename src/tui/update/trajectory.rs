@@ -38,7 +38,11 @@ pub fn open(state: &mut State, row: usize, step: Option<usize>, fx: &mut Vec<Eff
     state.search.hits.clear();
     state.search.hit_steps.clear();
     state.search.current = None;
-    fx.push(Effect::LoadTrajectory { id, source });
+    fx.push(Effect::LoadTrajectory {
+        id,
+        source,
+        lazy_above: state.options.lazy_above,
+    });
 }
 
 pub fn loaded(
@@ -75,6 +79,12 @@ pub fn loaded(
             .apply(std::slice::from_mut(&mut trajectory));
     }
     t.error = None;
+    if let Some(lazy) = &trajectory.lazy {
+        state.notice = Some(Notice::info(format!(
+            "opened lazily ({}): each step is read from the file when shown; diffs and replay need the whole file (lazy_above_mb in config.toml)",
+            crate::tui::units::bytes(lazy.file_size())
+        )));
+    }
     t.multi_agent = !trajectory.agents().is_empty();
     let trajectory = Arc::new(trajectory);
     t.trajectory = Some(trajectory.clone());

@@ -53,7 +53,7 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
         Span::styled(resolved, theme.style(role)),
         sep(),
         Span::styled(
-            format!("{} steps", trajectory.steps.len()),
+            format!("{} steps", trajectory.step_count()),
             theme.style(Role::Text),
         ),
     ];

@@ -1,0 +1,106 @@
+//! The trajectory view on a file opened lazily (`lazy_above_mb = 0` makes every SWE-agent
+//! file lazy, as a 200 MB one is by default): the newcomer's flow reads the same as on the
+//! whole file, steps come back from the file when shown, and the pages that need the whole
+//! trajectory say so instead of showing something wrong.
+
+#[path = "support/tui.rs"]
+mod tui;
+
+use std::path::Path;
+use trajscope::tui::config::Config;
+use trajscope::tui::document::Page;
+use trajscope::tui::harness::Harness;
+use tui::keys;
+
+fn lazy_config() -> Config {
+    let config = Config::parse("[options]\nlazy_above_mb = 0\n", Path::new("t.toml"), None);
+    assert!(config.problems.is_empty(), "{:?}", config.problems);
+    config
+}
+
+fn step(h: &Harness) -> Option<usize> {
+    h.state.trajectory.as_ref().and_then(|t| t.step_index())
+}
+
+fn is_lazy(h: &Harness) -> bool {
+    let t = h
+        .state
+        .trajectory
+        .as_ref()
+        .and_then(|t| t.trajectory.as_ref());
+    t.is_some_and(|t| t.lazy.is_some())
+}
+
+#[test]
+fn the_newcomer_flow_reads_the_same_on_a_lazy_file() {
+    let mut h = tui::open_with(lazy_config(), 120, 40);
+    keys(&mut h, "<CR>");
+    assert!(is_lazy(&h), "the SWE-agent file opened lazily");
+    let text = h.text();
+    assert!(
+        text.contains("astropy__astropy-12907 · swe-agent 1.1+"),
+        "{text}"
+    );
+    assert!(
+        text.contains("opened lazily"),
+        "the status bar says so: {text}"
+    );
+    let held = h.state.trajectory.as_ref().unwrap();
+    assert!(
+        held.trajectory.as_ref().unwrap().steps.is_empty(),
+        "no step held"
+    );
+    assert!(held.steps.len() > 3, "but every step has its row");
+
+    // The step page is read back from the file: the first step's action is on screen.
+    let text = h.text();
+    assert!(text.contains("Step 1/"), "{text}");
+    assert!(!text.contains("Reading step"), "the read finished: {text}");
+
+    keys(&mut h, "/SyntaxError<CR>");
+    assert_eq!(step(&h), Some(3), "the search reads every step back");
+    assert!(h.text().contains("E999 SyntaxError: invalid syntax"));
+
+    keys(&mut h, "c");
+    let text = h.text();
+    assert!(text.contains("Model input at step 3  EXACT"), "{text}");
+
+    keys(&mut h, "p");
+    assert!(h.text().contains("Final patch · 1 file · +1 -1"));
+
+    keys(&mut h, "d");
+    assert_eq!(
+        h.state.trajectory.as_ref().map(|t| t.page),
+        Some(Page::Diff)
+    );
+    let text = h.text();
+    assert!(text.contains("was opened lazily"), "{text}");
+    assert!(
+        text.contains("--step 3"),
+        "names the command for this step: {text}"
+    );
+
+    keys(&mut h, "1r");
+    let text = h.text();
+    assert!(text.contains("replay needs the whole trajectory"), "{text}");
+}
+
+#[test]
+fn below_the_threshold_files_are_read_whole() {
+    let mut h = tui::open(120, 40);
+    keys(&mut h, "<CR>");
+    assert!(!is_lazy(&h));
+    let held = h.state.trajectory.as_ref().unwrap();
+    assert!(!held.trajectory.as_ref().unwrap().steps.is_empty());
+}
+
+#[test]
+fn other_formats_open_whole_even_above_the_threshold() {
+    // The second row is the mini-swe-agent trajectory: no lazy reader for it.
+    let mut h = tui::open_with(lazy_config(), 120, 40);
+    keys(&mut h, "j<CR>");
+    let t = h.state.trajectory.as_ref().unwrap();
+    let trajectory = t.trajectory.as_ref().expect("loaded");
+    assert_eq!(trajectory.format, trajscope::model::Format::MiniSweAgent);
+    assert!(trajectory.lazy.is_none() && !trajectory.steps.is_empty());
+}
