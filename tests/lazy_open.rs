@@ -47,7 +47,7 @@ fn same_texts(a: &Step, b: &Step, what: &str) {
 fn check(path: &Path, full: &Trajectory) -> usize {
     let shown = path.display();
     let mut seen = Vec::new();
-    let lazy = open_lazy(path, &mut |s| seen.push(s.clone()))
+    let lazy = open_lazy(path, &mut |s| seen.push(s))
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|| panic!("{shown}: not opened lazily"));
     assert!(lazy.steps.is_empty() && lazy.messages.is_empty(), "{shown}");

@@ -30,8 +30,15 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
     load_file_with(path, Detail::Full)
 }
 
-/// Reads and parses one file, reading of its trajectories what `detail` asks for.
+/// Reads and parses one file, reading of its trajectories what `detail` asks for. At
+/// [`Detail::Steps`] a SWE-agent file of [`super::LAZY_ABOVE`] or more is read by the lazy
+/// scan: the same steps, without the agent and tool calls that only `history` holds.
 pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> {
+    if detail == Detail::Steps
+        && let Some(trajectory) = super::lazy::read_steps(path)
+    {
+        return Ok(Loaded::Trajectories(vec![trajectory]));
+    }
     let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
     load_bytes_with(path, &bytes, detail)
 }

@@ -149,7 +149,7 @@ fn open_lazily(
         return Ok(None);
     }
     let mut rows = Vec::new();
-    let opened = open_lazy(&source.path, &mut |step| rows.push(StepRow::of(step)))
+    let opened = open_lazy(&source.path, &mut |step| rows.push(StepRow::of(&step)))
         .map_err(|e| e.to_string())?;
     Ok(opened.map(|trajectory| LoadedTrajectory {
         trajectory,

@@ -31,7 +31,7 @@ const TASK_WITHIN: usize = 400;
 
 /// Opens `path` lazily, calling `on_step` with each step, in order, as it is decoded. The
 /// trajectory returned holds no steps: [`Trajectory::lazy`] reads them back.
-pub fn open(path: &Path, on_step: &mut dyn FnMut(&Step)) -> Result<Trajectory, LoadError> {
+pub fn open(path: &Path, on_step: &mut dyn FnMut(Step)) -> Result<Trajectory, LoadError> {
     let mut file = std::fs::File::open(path).map_err(|err| LoadError::io(path, err))?;
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
     let mut scan = Scan {
@@ -101,7 +101,7 @@ fn stamp(file: &std::fs::File) -> std::io::Result<(u64, Option<SystemTime>)> {
 /// What the scan keeps while it reads.
 struct Scan<'a> {
     path: &'a Path,
-    on_step: &'a mut dyn FnMut(&Step),
+    on_step: &'a mut dyn FnMut(Step),
     spans: Vec<Range<u64>>,
     info: Value,
     replay_config: Value,
@@ -138,8 +138,8 @@ impl Visitor for Scan<'_> {
                 self.has_messages |= raw.messages.is_some();
                 let mut step = raw.take_step();
                 step.index = index + 1;
-                (self.on_step)(&step);
                 self.spans.push(span);
+                (self.on_step)(step);
             }
             Err(err) => self.error = Some(step_error(self.path, index + 1, span.start, &err)),
         }
