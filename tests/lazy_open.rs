@@ -59,6 +59,16 @@ fn check(path: &Path, full: &Trajectory) -> usize {
     assert_eq!(lazy.model, full.model, "{shown}");
     assert_eq!(lazy.task, full.task, "{shown}");
     assert_eq!(lazy.format_detail, full.format_detail, "{shown}");
+    let mut walked = Vec::new();
+    lazy.visit_steps(|s| {
+        walked.push(s.clone());
+        true
+    })
+    .unwrap();
+    assert_eq!(walked.len(), full.steps.len(), "{shown}: the walk reads every step");
+    for (read, whole) in walked.iter().zip(&full.steps) {
+        same_texts(read, whole, &format!("{shown} step {}, walked", whole.index));
+    }
     for (scanned, whole) in seen.iter().zip(&full.steps) {
         let what = format!("{shown} step {}", whole.index);
         same_texts(scanned, whole, &what);

@@ -22,6 +22,17 @@ pub trait StepSource: Send + Sync {
 
     /// The file's size in bytes, for saying why the trajectory was opened this way.
     fn file_size(&self) -> u64;
+
+    /// Calls `visit` with every step in order until it returns `false`, holding one at a
+    /// time. Sources override this to read the file once rather than once per step.
+    fn visit(&self, visit: &mut dyn FnMut(LoadedStep) -> bool) -> Result<(), String> {
+        for index in 1..=self.len() {
+            if !visit(self.load(index)?) {
+                break;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// One step read back: the step, and the pool its context (if any) indexes into.

@@ -144,12 +144,7 @@ impl Trajectory {
             }
             return Ok(());
         };
-        for index in 1..=lazy.len() {
-            if !visit(&lazy.load(index)?.step) {
-                break;
-            }
-        }
-        Ok(())
+        lazy.visit(&mut |loaded| visit(&loaded.step))
     }
 
     /// Everything but the steps and the message pool.

@@ -16,7 +16,7 @@ use crate::model::{
 };
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -186,23 +186,64 @@ impl StepSource for Spans {
     }
 
     fn load(&self, index: usize) -> Result<LoadedStep, String> {
-        let shown = self.path.display();
         let span = index
             .checked_sub(1)
             .and_then(|i| self.spans.get(i))
-            .ok_or_else(|| format!("{shown}: no step {index}"))?;
-        let mut file = std::fs::File::open(&self.path).map_err(|e| format!("{shown}: {e}"))?;
+            .ok_or_else(|| format!("{}: no step {index}", self.path.display()))?;
+        let mut file = std::io::BufReader::new(self.reopen()?);
+        let bytes = self.read_span(&mut file, &mut 0, span)?;
+        self.decode(index, span, &bytes)
+    }
+
+    fn visit(&self, visit: &mut dyn FnMut(LoadedStep) -> bool) -> Result<(), String> {
+        // Spans ascend: one open and a buffered forward read serve every step.
+        let mut file = std::io::BufReader::with_capacity(CHUNK, self.reopen()?);
+        let mut at = 0;
+        for (i, span) in self.spans.iter().enumerate() {
+            let bytes = self.read_span(&mut file, &mut at, span)?;
+            if !visit(self.decode(i + 1, span, &bytes)?) {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Spans {
+    /// The file, checked to be the one that was scanned.
+    fn reopen(&self) -> Result<std::fs::File, String> {
+        let shown = self.path.display();
+        let file = std::fs::File::open(&self.path).map_err(|e| format!("{shown}: {e}"))?;
         if stamp(&file).map_err(|e| format!("{shown}: {e}"))? != (self.size, self.modified) {
             return Err(format!(
                 "{shown}: the file changed since it was opened; open it again to read it"
             ));
         }
+        Ok(file)
+    }
+
+    /// The bytes of `span`, read from `file`, which is at byte `at` (moved to its end).
+    /// Moving forward within the reader's buffer costs no system call.
+    fn read_span(
+        &self,
+        file: &mut std::io::BufReader<std::fs::File>,
+        at: &mut u64,
+        span: &Range<u64>,
+    ) -> Result<Vec<u8>, String> {
+        let shown = self.path.display();
+        let io = |e: std::io::Error| format!("{shown}: {e}");
         let len = usize::try_from(span.end - span.start).map_err(|e| format!("{shown}: {e}"))?;
+        let offset = |n: u64| i64::try_from(n).map_err(|e| format!("{shown}: {e}"));
+        let skip = offset(span.start)? - offset(*at)?;
+        file.seek_relative(skip).map_err(io)?;
         let mut bytes = vec![0; len];
-        file.seek(SeekFrom::Start(span.start))
-            .and_then(|_| file.read_exact(&mut bytes))
-            .map_err(|e| format!("{shown}: {e}"))?;
-        let mut raw: RawStep = serde_json::from_slice(&bytes)
+        file.read_exact(&mut bytes).map_err(io)?;
+        *at = span.end;
+        Ok(bytes)
+    }
+
+    fn decode(&self, index: usize, span: &Range<u64>, bytes: &[u8]) -> Result<LoadedStep, String> {
+        let mut raw: RawStep = serde_json::from_slice(bytes)
             .map_err(|e| step_error(&self.path, index, span.start, &e).to_string())?;
         let mut step = raw.take_step();
         step.index = index;
