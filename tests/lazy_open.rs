@@ -65,9 +65,17 @@ fn check(path: &Path, full: &Trajectory) -> usize {
         true
     })
     .unwrap();
-    assert_eq!(walked.len(), full.steps.len(), "{shown}: the walk reads every step");
+    assert_eq!(
+        walked.len(),
+        full.steps.len(),
+        "{shown}: the walk reads every step"
+    );
     for (read, whole) in walked.iter().zip(&full.steps) {
-        same_texts(read, whole, &format!("{shown} step {}, walked", whole.index));
+        same_texts(
+            read,
+            whole,
+            &format!("{shown} step {}, walked", whole.index),
+        );
     }
     for (scanned, whole) in seen.iter().zip(&full.steps) {
         let what = format!("{shown} step {}", whole.index);

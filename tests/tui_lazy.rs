@@ -86,6 +86,21 @@ fn the_newcomer_flow_reads_the_same_on_a_lazy_file() {
 }
 
 #[test]
+fn a_lazy_0x_file_says_where_its_reconstructed_context_is() {
+    // The third row is the SWE-agent 0.x trajectory: its contexts come from `history`.
+    let mut h = tui::open_with(lazy_config(), 120, 40);
+    keys(&mut h, "jj<CR>");
+    assert!(is_lazy(&h));
+    keys(&mut h, "jc");
+    let text = h.text();
+    assert!(
+        text.contains("Not rebuilt: this trajectory was opened lazily"),
+        "{text}"
+    );
+    assert!(text.contains("--context"), "{text}");
+}
+
+#[test]
 fn below_the_threshold_files_are_read_whole() {
     let mut h = tui::open(120, 40);
     keys(&mut h, "<CR>");

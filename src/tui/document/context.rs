@@ -25,10 +25,22 @@ pub fn write(
     let Some(context) = &step.context else {
         w.spans(vec![title]);
         w.blank();
-        w.text(
-            "Not available: this log does not record what the model saw at this step.",
-            theme.style(Role::Dim),
-        );
+        if trajectory.lazy.is_some() {
+            // 0.x contexts are rebuilt from `history`, which a lazy open does not decode.
+            w.text(
+                &format!(
+                    "Not rebuilt: this trajectory was opened lazily, and its contexts are rebuilt from the log's history, which is read only when the file is read whole: trajscope show {} --step {} --context",
+                    trajectory.source.display(),
+                    step.index
+                ),
+                theme.style(Role::Dim),
+            );
+        } else {
+            w.text(
+                "Not available: this log does not record what the model saw at this step.",
+                theme.style(Role::Dim),
+            );
+        }
         return Some(());
     };
     let bytes: usize = messages.iter().map(|m| m.content.len()).sum();
