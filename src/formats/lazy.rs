@@ -34,7 +34,7 @@ pub fn read_steps(path: &Path) -> Option<Trajectory> {
 /// decodes it; `None` when the format does not allow it (read the file whole instead).
 pub fn open_lazy(
     path: &Path,
-    on_step: &mut dyn FnMut(Step),
+    on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)

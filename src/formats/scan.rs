@@ -27,9 +27,9 @@ pub trait Visitor {
     /// Whether to keep the bytes of element `index` of the followed array `key`.
     fn keep_element(&mut self, key: &str, index: usize) -> bool;
     /// An element of a followed array, with its bytes when [`Visitor::keep_element`] said so.
-    fn element(&mut self, key: &str, index: usize, span: Range<u64>, bytes: Option<&[u8]>);
+    fn element(&mut self, key: &str, index: usize, span: Range<u64>, bytes: Option<Vec<u8>>);
     /// A top-level member that is not followed, with its bytes when at most `member_cap`.
-    fn member(&mut self, key: &str, span: Range<u64>, bytes: Option<&[u8]>);
+    fn member(&mut self, key: &str, span: Range<u64>, bytes: Option<Vec<u8>>);
 }
 
 /// A value being read at the level the scan reports on.
@@ -285,10 +285,10 @@ impl Scanner {
         if open.depth == 2 {
             let index = self.element_index;
             self.element_index += 1;
-            visitor.element(&self.member_key, index, span, bytes.as_deref());
+            visitor.element(&self.member_key, index, span, bytes);
         } else {
             let bytes = bytes.filter(|b| b.len() <= self.member_cap);
-            visitor.member(&self.member_key, span, bytes.as_deref());
+            visitor.member(&self.member_key, span, bytes);
         }
     }
 }
@@ -310,12 +310,12 @@ mod tests {
         fn keep_element(&mut self, _key: &str, index: usize) -> bool {
             index != 1
         }
-        fn element(&mut self, key: &str, index: usize, span: Range<u64>, bytes: Option<&[u8]>) {
-            let bytes = bytes.map(|b| String::from_utf8(b.to_vec()).unwrap());
+        fn element(&mut self, key: &str, index: usize, span: Range<u64>, bytes: Option<Vec<u8>>) {
+            let bytes = bytes.map(|b| String::from_utf8(b).unwrap());
             self.elements.push((key.into(), index, span, bytes));
         }
-        fn member(&mut self, key: &str, span: Range<u64>, bytes: Option<&[u8]>) {
-            let bytes = bytes.map(|b| String::from_utf8(b.to_vec()).unwrap());
+        fn member(&mut self, key: &str, span: Range<u64>, bytes: Option<Vec<u8>>) {
+            let bytes = bytes.map(|b| String::from_utf8(b).unwrap());
             self.members.push((key.into(), span, bytes));
         }
     }
