@@ -6,7 +6,7 @@
 //! It checks structure (brackets balance, the top level is an object), not grammar: the
 //! values a visitor asks for are decoded by serde, which reports what is wrong with them.
 
-use memchr::memchr2;
+use memchr::memchr;
 use std::ops::Range;
 
 /// What the scan found wrong with the document's structure.
@@ -16,6 +16,8 @@ pub enum ScanError {
     NotAnObject(u64),
     #[error("byte {0}: `{1}` closes nothing")]
     Unbalanced(u64, char),
+    #[error("byte {0}: more after the end of the JSON document")]
+    Trailing(u64),
     #[error("unexpected end of JSON: the file is truncated (still being written?)")]
     Truncated,
 }
@@ -54,7 +56,8 @@ pub struct Scanner {
     base: u64,
     depth: usize,
     in_string: bool,
-    escaped: bool,
+    /// Backslashes that ended the previous chunk inside a string.
+    backslashes: usize,
     /// At depth 1, the next string is a key.
     expecting_key: bool,
     reading_key: bool,
@@ -81,7 +84,7 @@ impl Scanner {
             base: 0,
             depth: 0,
             in_string: false,
-            escaped: false,
+            backslashes: 0,
             expecting_key: false,
             reading_key: false,
             key: Vec::new(),
@@ -103,15 +106,19 @@ impl Scanner {
         let mut i = 0;
         while i < chunk.len() {
             if self.in_string {
-                if self.escaped {
-                    self.escaped = false;
-                    i += 1;
-                    continue;
-                }
-                let Some(j) = memchr2(b'"', b'\\', &chunk[i..]) else {
+                // Jump from quote to quote: a quote ends the string unless an odd run of
+                // backslashes precedes it. (Stopping at every backslash instead is slow on
+                // logs, whose strings are dense with `\n` and `\"`.)
+                let Some(j) = memchr(b'"', &chunk[i..]) else {
                     if self.reading_key {
                         self.key.extend_from_slice(&chunk[i..]);
                     }
+                    let run = trailing_backslashes(&chunk[i..]);
+                    self.backslashes = if run == chunk.len() - i {
+                        self.backslashes + run
+                    } else {
+                        run
+                    };
                     i = chunk.len();
                     continue;
                 };
@@ -119,13 +126,23 @@ impl Scanner {
                 if self.reading_key {
                     self.key.extend_from_slice(&chunk[i..at]);
                 }
-                if chunk[at] == b'\\' {
-                    self.escaped = true;
+                let mut run = trailing_backslashes(&chunk[i..at]);
+                if run == at - i {
+                    run += self.backslashes;
+                }
+                self.backslashes = 0;
+                if run % 2 == 1 {
+                    if self.reading_key {
+                        self.key.push(b'"');
+                    }
                 } else {
                     self.in_string = false;
                     if self.reading_key {
                         self.reading_key = false;
-                        self.member_key = String::from_utf8_lossy(&self.key).into_owned();
+                        // Reuses the key's buffer: objects have many members.
+                        self.member_key.clear();
+                        self.member_key
+                            .push_str(&String::from_utf8_lossy(&self.key));
                     } else if self
                         .open
                         .as_ref()
@@ -141,9 +158,7 @@ impl Scanner {
             let at = self.base + i as u64;
             if self.done {
                 if !b.is_ascii_whitespace() {
-                    // Trailing bytes after the document: serde would reject them too, but
-                    // what was found is sound; leave the judgement to the decoder.
-                    return Ok(());
+                    return Err(ScanError::Trailing(at));
                 }
                 i += 1;
                 continue;
@@ -162,7 +177,17 @@ impl Scanner {
                 continue;
             }
             match b {
-                b' ' | b'\n' | b'\r' | b'\t' => self.end_scalar(chunk, i, visitor),
+                b' ' | b'\n' | b'\r' | b'\t' => {
+                    if self.open.is_some() {
+                        self.end_scalar(chunk, i, visitor);
+                    }
+                    // Indentation comes in runs: skip the rest of this one at once.
+                    let run = chunk[i + 1..]
+                        .iter()
+                        .position(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t'))
+                        .unwrap_or(chunk.len() - i - 1);
+                    i += run;
+                }
                 b'"' => {
                     if self.depth == 1 && self.expecting_key {
                         self.reading_key = true;
@@ -171,6 +196,7 @@ impl Scanner {
                         self.begin(chunk, i, OpenKind::String, visitor);
                     }
                     self.in_string = true;
+                    self.backslashes = 0;
                 }
                 b'{' | b'[' => {
                     self.begin(chunk, i, OpenKind::Container, visitor);
@@ -293,6 +319,11 @@ impl Scanner {
     }
 }
 
+/// How many backslashes end `bytes`.
+fn trailing_backslashes(bytes: &[u8]) -> usize {
+    bytes.iter().rev().take_while(|&&b| b == b'\\').count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,7 +351,7 @@ mod tests {
         }
     }
 
-    const DOC: &str = r#" {"a": 12, "steps": [ {"x": "q\"]}"}, [1, 2], "s\\", 7 ,{}],
+    const DOC: &str = r#" {"a": 12, "steps": [ {"x": "q\"]}", "y": "\\\\\"\\"}, [1, 2], "s\\", 7 ,{}],
         "info": {"k": [true, null]}, "b": "t}", "n": -1.5e3 } "#;
 
     fn scan_in_chunks(doc: &str, size: usize) -> Record {
@@ -340,7 +371,7 @@ mod tests {
         assert_eq!(
             texts,
             vec![
-                Some(r#"{"x": "q\"]}"}"#.to_string()),
+                Some(r#"{"x": "q\"]}", "y": "\\\\\"\\"}"#.to_string()),
                 None,
                 Some(r#""s\\""#.to_string()),
                 Some("7".to_string()),
@@ -390,9 +421,8 @@ mod tests {
         assert_eq!(scanner.finish(), Err(ScanError::Truncated));
         let mut scanner = Scanner::new(10);
         assert_eq!(
-            scanner.feed(b"{}]", &mut record),
-            Ok(()),
-            "trailing bytes are left to the decoder"
+            scanner.feed(b"{} \n]", &mut record),
+            Err(ScanError::Trailing(4))
         );
         let mut scanner = Scanner::new(3);
         let mut record = Record::default();
