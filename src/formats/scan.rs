@@ -342,11 +342,11 @@ mod tests {
             index != 1
         }
         fn element(&mut self, key: &str, index: usize, span: Range<u64>, bytes: Option<Vec<u8>>) {
-            let bytes = bytes.map(|b| String::from_utf8(b).unwrap());
+            let bytes = bytes.map(|b| String::from_utf8_lossy(&b).into_owned());
             self.elements.push((key.into(), index, span, bytes));
         }
         fn member(&mut self, key: &str, span: Range<u64>, bytes: Option<Vec<u8>>) {
-            let bytes = bytes.map(|b| String::from_utf8(b).unwrap());
+            let bytes = bytes.map(|b| String::from_utf8_lossy(&b).into_owned());
             self.members.push((key.into(), span, bytes));
         }
     }
@@ -403,6 +403,78 @@ mod tests {
             let chunked = scan_in_chunks(DOC, size);
             assert_eq!(chunked.elements, whole.elements, "chunks of {size}");
             assert_eq!(chunked.members, whole.members, "chunks of {size}");
+        }
+    }
+
+    /// A small deterministic generator (xorshift): no dependency, same cases every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn value(rng: &mut Rng, depth: u32) -> serde_json::Value {
+        use serde_json::Value;
+        const PIECES: [&str; 8] = ["a", "\\", "\"", "\n", "]}", "é", " ", "\\\""];
+        match rng.below(if depth > 3 { 4 } else { 6 }) {
+            0 => Value::Null,
+            1 => Value::from(rng.below(1000) as i64 - 500),
+            2 => Value::Bool(rng.below(2) == 1),
+            3 => Value::String(
+                (0..rng.below(12))
+                    .map(|_| PIECES[rng.below(PIECES.len() as u64) as usize])
+                    .collect(),
+            ),
+            4 => Value::Array((0..rng.below(4)).map(|_| value(rng, depth + 1)).collect()),
+            _ => Value::Object(
+                (0..rng.below(4))
+                    .map(|i| (format!("k{i}"), value(rng, depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn spans_are_the_values_on_generated_documents_and_damage_never_panics() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..300 {
+            let steps: Vec<serde_json::Value> =
+                (0..rng.below(5)).map(|_| value(&mut rng, 1)).collect();
+            let doc = serde_json::json!({"info": value(&mut rng, 1), "steps": steps});
+            let text = if case % 2 == 0 {
+                serde_json::to_string(&doc).unwrap()
+            } else {
+                serde_json::to_string_pretty(&doc).unwrap()
+            };
+            let chunk = 1 + rng.below(40) as usize;
+            let record = scan_in_chunks(&text, chunk);
+            assert_eq!(record.elements.len(), steps.len(), "{text}");
+            for ((_, _, span, _), want) in record.elements.iter().zip(&steps) {
+                let got: serde_json::Value =
+                    serde_json::from_str(&text[span.start as usize..span.end as usize]).unwrap();
+                assert_eq!(&got, want, "{text}");
+            }
+            let info = record.members.iter().find(|m| m.0 == "info").unwrap();
+            let got: serde_json::Value = serde_json::from_str(info.2.as_deref().unwrap()).unwrap();
+            assert_eq!(got, doc["info"]);
+            // Cut or damaged: an error or a result, never a panic.
+            let mut bytes = text.clone().into_bytes();
+            let at = rng.below(bytes.len() as u64) as usize;
+            bytes[at] = b"{}[]\"\\,:"[rng.below(8) as usize];
+            bytes.truncate(at + rng.below(3) as usize);
+            let mut scanner = Scanner::new(1 << 20);
+            let mut record = Record::default();
+            if scanner.feed(&bytes, &mut record).is_ok() {
+                let _ = scanner.finish();
+            }
         }
     }
 
