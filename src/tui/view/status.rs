@@ -174,6 +174,8 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::Search, "search"),
             (Action::ShowContext, "context"),
             (Action::ShowPatch, "patch"),
+            (Action::ShowDiff, "diff"),
+            (Action::Replay, "replay"),
             (Action::ScrollPageDown, "scroll"),
             (Action::LabelStep, "label"),
             (Action::ExportTrajectory, "export"),
