@@ -184,6 +184,8 @@ pub struct ReplayPanel {
     pub error: Option<String>,
     /// The last line: how it ended.
     pub outcome: Option<String>,
+    /// Rows of the live column scrolled back from its newest (0: it follows what streams in).
+    pub scroll: usize,
 }
 
 pub const MAX_SAMPLES: usize = 16;
@@ -196,6 +198,16 @@ impl ReplayPanel {
 
     pub fn running(&self) -> bool {
         matches!(self.phase, Phase::Running { .. })
+    }
+
+    /// Source lines of the live column (before wrapping): a bound for scrolling back.
+    pub fn live_lines(&self) -> usize {
+        self.log.len()
+            + self
+                .blocks
+                .iter()
+                .map(|b| 1 + b.text.lines().count() + b.notes.len())
+                .sum::<usize>()
     }
 
     /// The fields shown in the current mode, in order.

@@ -76,6 +76,7 @@ pub fn open(state: &mut State) {
         forks: Vec::new(),
         error: None,
         outcome: None,
+        scroll: 0,
     };
     state.overlay = Some(Overlay::Replay(Box::new(panel)));
 }
@@ -93,6 +94,8 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         return;
     };
     match (&p.phase, action) {
+        (_, Action::ScrollPageUp) => p.scroll = (p.scroll + SCROLL_ROWS).min(p.live_lines()),
+        (_, Action::ScrollPageDown) => p.scroll = p.scroll.saturating_sub(SCROLL_ROWS),
         (Phase::Running { cancel, .. }, Action::Back | Action::Cancel) => {
             fx.push(Effect::CancelReplay(cancel.clone()));
             if let Phase::Running { cancelling, .. } = &mut p.phase {
@@ -135,6 +138,9 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         (Phase::Form, _) => {}
     }
 }
+
+/// Rows a page key scrolls the live column by.
+const SCROLL_ROWS: usize = 10;
 
 /// Left/right on a field: the previous/next value.
 fn change(p: &mut ReplayPanel, up: bool) {
@@ -495,6 +501,43 @@ mod tests {
         assert!(matches!(panel(&state).phase, Phase::Done));
         press(&mut state, "<Esc>");
         assert!(state.overlay.is_none());
+    }
+
+    #[test]
+    fn the_live_column_scrolls_back_and_returns_to_the_newest() {
+        let mut state = opened();
+        press(&mut state, "r");
+        let effects = press(&mut state, "s");
+        let job = requests(&effects)[0].job;
+        let text: String = (1..=80).map(|i| format!("row-{i:03}\n")).collect();
+        send(
+            &mut state,
+            Msg::Replay(ReplayMsg::Block {
+                job,
+                title: "sample 1/1".into(),
+            }),
+        );
+        send(&mut state, Msg::Replay(ReplayMsg::Text { job, text }));
+        let mut h = crate::tui::harness::Harness::with_state(state);
+        let screen = h.text();
+        assert!(screen.contains("row-080"), "follows the newest: {screen}");
+        assert!(!screen.contains("row-040"), "{screen}");
+        h.keys("KKK").unwrap();
+        let screen = h.text();
+        assert!(
+            screen.contains("row-040") && !screen.contains("row-080"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("newer rows"),
+            "says what is below: {screen}"
+        );
+        h.keys("JJJ").unwrap();
+        let screen = h.text();
+        assert!(
+            screen.contains("row-080") && !screen.contains("newer rows"),
+            "{screen}"
+        );
     }
 
     #[test]

@@ -63,9 +63,18 @@ pub fn render(state: &State, p: &ReplayPanel, frame: &mut Frame, area: Rect) {
     }
     super::draw_rows(frame, left, recorded_lines(state, p, left.width));
     let live = live_lines(state, p, right.width);
-    let skip = live.len().saturating_sub(usize::from(right.height));
+    let height = usize::from(right.height);
+    let newest = live.len().saturating_sub(height);
+    let skip = newest.saturating_sub(p.scroll);
     super::draw_rows(frame, right, live.into_iter().skip(skip));
-    super::draw_rows(frame, keys, [key_line(state, p)]);
+    let mut key_line = key_line(state, p);
+    if newest > skip {
+        key_line.spans.push(Span::styled(
+            format!("  ▼ {} newer rows", newest - skip),
+            theme.style(Role::SectionMeta),
+        ));
+    }
+    super::draw_rows(frame, keys, [key_line]);
 }
 
 /// The form, the confirmation, or the outcome, with any error.
@@ -246,10 +255,14 @@ fn key_line(state: &State, p: &ReplayPanel) -> Line<'static> {
             (Action::Back, "close"),
         ],
         Phase::Confirm => &[(Action::Yes, "run"), (Action::No, "back")],
-        Phase::Running { .. } => &[(Action::Back, "cancel")],
+        Phase::Running { .. } => &[
+            (Action::Back, "cancel"),
+            (Action::ScrollPageUp, "scroll back"),
+        ],
         Phase::Done => &[
             (Action::Compare, "compare fork with original"),
             (Action::Start, "again"),
+            (Action::ScrollPageUp, "scroll back"),
             (Action::Back, "close"),
         ],
     };
