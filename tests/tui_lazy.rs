@@ -101,6 +101,33 @@ fn a_lazy_0x_file_says_where_its_reconstructed_context_is() {
 }
 
 #[test]
+fn a_big_file_opened_alone_is_read_while_the_run_lists_it() {
+    let file = tui::run_dir().join("astropy__astropy-12907.traj");
+    let starts_open = |config: Config| {
+        let size = trajscope::tui::state::Size {
+            width: 120,
+            height: 40,
+        };
+        let mut state = trajscope::tui::state::State::new(vec![file.clone()], config, size);
+        let effects = trajscope::tui::update::start(&mut state);
+        effects
+            .iter()
+            .any(|e| matches!(e, trajscope::tui::effect::Effect::LoadTrajectory { .. }))
+    };
+    assert!(
+        starts_open(lazy_config()),
+        "lazy: opened with the run's load"
+    );
+    assert!(!starts_open(Config::default()), "small: opened once listed");
+
+    let mut h = Harness::open(std::slice::from_ref(&file), lazy_config(), 120, 40);
+    let t = h.state.trajectory.as_ref().expect("open");
+    assert_eq!(t.row, Some(0), "its row is found once the run is listed");
+    assert!(is_lazy(&h));
+    assert!(h.text().contains("Step 1/6"));
+}
+
+#[test]
 fn below_the_threshold_files_are_read_whole() {
     let mut h = tui::open(120, 40);
     keys(&mut h, "<CR>");

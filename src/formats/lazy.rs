@@ -13,6 +13,24 @@ use std::path::Path;
 /// size parses whole in about half a second and holds twice its size in memory).
 pub const LAZY_ABOVE: u64 = 64 << 20;
 
+/// Whether `path` would open lazily at `threshold`: big enough, and of a format that can.
+/// Reads the file's first bytes.
+pub fn opens_lazily(path: &Path, threshold: u64) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= threshold)
+        && lazy_format(path).ok() == Some(Format::SweAgent)
+}
+
+/// The format of `path` if it is one that opens lazily, from its first bytes.
+fn lazy_format(path: &Path) -> Result<Format, LoadError> {
+    let mut head = Vec::with_capacity(4096);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(4096).read_to_end(&mut head))
+        .map_err(|err| LoadError::io(path, err))?;
+    let start = head.iter().position(|b| !b.is_ascii_whitespace());
+    let body = start.map_or(&head[..0], |s| &head[s..]);
+    format_from_first_key(body).ok_or_else(|| LoadError::unrecognized(path, "not lazily"))
+}
+
 /// The steps of `path` read through the lazy scan and kept, when it is big and its format
 /// allows: what a listing or a tally reads ([`super::Detail::Steps`]), without ever holding
 /// the file's bytes or its `history` (a 239 MB file: about 0.6 s and the steps' own size,
@@ -36,14 +54,9 @@ pub fn open_lazy(
     path: &Path,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
-    let mut head = Vec::with_capacity(4096);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(4096).read_to_end(&mut head))
-        .map_err(|err| LoadError::io(path, err))?;
-    let start = head.iter().position(|b| !b.is_ascii_whitespace());
-    let body = start.map_or(&head[..0], |s| &head[s..]);
-    match format_from_first_key(body) {
-        Some(Format::SweAgent) => swe_agent::open_lazy(path, on_step).map(Some),
-        _ => Ok(None),
+    match lazy_format(path) {
+        Ok(Format::SweAgent) => swe_agent::open_lazy(path, on_step).map(Some),
+        Ok(_) | Err(LoadError::Unrecognized { .. }) => Ok(None),
+        Err(err) => Err(err),
     }
 }

@@ -142,6 +142,9 @@ pub struct State {
     pub options: Options,
     /// Open the trajectory as soon as the run holds exactly one (the user opened a file).
     pub open_single: bool,
+    /// The one file opened is big and opens lazily: open it at once, while the run table
+    /// lists it, rather than after (the two reads then overlap).
+    pub open_at_start: bool,
     pub quit: bool,
     next_id: u64,
 }
@@ -150,6 +153,8 @@ impl State {
     /// The state for opening `roots`, before anything is loaded.
     pub fn new(roots: Vec<PathBuf>, config: Config, size: Size) -> State {
         let open_single = roots.len() == 1 && roots[0].is_file();
+        let open_at_start =
+            open_single && crate::formats::opens_lazily(&roots[0], config.options.lazy_above);
         State {
             screen: Screen::Run,
             run: RunState::new(roots),
@@ -169,6 +174,7 @@ impl State {
             theme: Arc::new(config.theme),
             options: config.options,
             open_single,
+            open_at_start,
             quit: false,
             next_id: 1,
         }

@@ -34,6 +34,7 @@ use super::effect::Effect;
 use super::keymap::Key;
 use super::layer::Layer;
 use super::msg::Msg;
+use super::state::trajectory::TrajectoryRef;
 use super::state::{Overlay, Size, State};
 
 /// The effects to run when the app starts.
@@ -51,6 +52,13 @@ pub fn start(state: &mut State) -> Vec<Effect> {
             roots: state.run.roots.clone(),
         },
     ];
+    if state.open_at_start
+        && let Some(path) = state.run.roots.first().cloned()
+    {
+        let title = crate::model::instance_id_from_path(&path);
+        let source = TrajectoryRef { path, index: None };
+        trajectory::open_source(state, source, None, title, None, &mut fx);
+    }
     settle::settle(state);
     document::request(state, &mut fx);
     fx

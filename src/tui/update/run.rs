@@ -8,6 +8,7 @@ use crate::tui::msg::FileOutcome;
 use crate::tui::state::State;
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::run::{Column, Sort};
+use crate::tui::state::trajectory::TrajectoryRef;
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let len = state.run.visible.len();
@@ -102,6 +103,15 @@ pub fn loaded(state: &mut State, fx: &mut Vec<Effect>) {
     state.run.failures.sort_by(|a, b| a.path.cmp(&b.path));
     if state.open_single && state.run.rows.len() == 1 && state.trajectory.is_none() {
         trajectory::open(state, 0, None, fx);
+    }
+    // Opened at start, before its row existed: its row now, for the keys that use it.
+    if let Some(t) = state.trajectory.as_mut().filter(|t| t.row.is_none()) {
+        let TrajectoryRef { path, index } = &t.source;
+        t.row = state
+            .run
+            .rows
+            .iter()
+            .position(|r| &r.path == path && r.source_index == *index);
     }
 }
 

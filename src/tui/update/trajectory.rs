@@ -19,6 +19,18 @@ pub fn open(state: &mut State, row: usize, step: Option<usize>, fx: &mut Vec<Eff
         index: summary.source_index,
     };
     let title = summary.instance_id.clone();
+    open_source(state, source, Some(row), title, step, fx);
+}
+
+/// Opens the trajectory `source` (row `row` of the run, when known), at `step` when given.
+pub fn open_source(
+    state: &mut State,
+    source: TrajectoryRef,
+    row: Option<usize>,
+    title: String,
+    step: Option<usize>,
+    fx: &mut Vec<Effect>,
+) {
     state.screen = Screen::Trajectory;
     state.overlay = None;
     if let Some(t) = state.trajectory.as_mut().filter(|t| t.source == source) {
@@ -32,7 +44,7 @@ pub fn open(state: &mut State, row: usize, step: Option<usize>, fx: &mut Vec<Eff
         return;
     }
     let id = state.next_id();
-    let mut opening = TrajectoryState::opening(id, source.clone(), Some(row), title);
+    let mut opening = TrajectoryState::opening(id, source.clone(), row, title);
     opening.pending_step = step;
     state.trajectory = Some(opening);
     state.search.hits.clear();
