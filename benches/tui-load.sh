@@ -20,7 +20,7 @@ first="" listed=""
 for _ in $(seq 1 6000); do
   screen=$(tm capture-pane -p 2>/dev/null || true)
   now=$(date +%s.%N)
-  if [ -z "$first" ] && grep -q "trajscope" <<<"$screen"; then
+  if [ -z "$first" ] && grep -q "[^[:space:]]" <<<"$screen"; then
     first=$(echo "$now - $start" | bc)
   fi
   if grep -Eq "$done_re" <<<"$screen" && ! grep -q "loading " <<<"$screen"; then
