@@ -97,8 +97,11 @@ impl Trajectory {
     /// The step numbered `index` (1-based), when it is held (see [`Trajectory::load_step`]).
     pub fn step(&self, index: usize) -> Option<&Step> {
         let at = index.checked_sub(1).and_then(|i| self.steps.get(i));
+        // A step read back alone (`load_step`) is numbered but not at its position; steps
+        // not numbered yet are found by position, as always.
         at.filter(|s| s.index == index)
             .or_else(|| self.steps.iter().find(|s| s.index == index))
+            .or(at.filter(|s| s.index == 0))
     }
 
     /// How many steps it has, held or not.
