@@ -83,10 +83,24 @@ fn check(path: &Path, full: &Trajectory) -> usize {
         if whole.tool_calls.is_empty() {
             assert_eq!(scanned.tool, whole.tool, "{what}: tool");
         }
+        // The answer that made the step is kept beside it in 1.0 (its own `messages`) and
+        // 1.1+ (the next step's `query`), but for the last 1.1+ step.
+        let answered = match full.format_detail.as_deref() {
+            Some("1.0") => true,
+            Some("1.1+") => whole.index < full.steps.len(),
+            _ => false,
+        };
         let one = lazy.load_step(whole.index).unwrap();
         assert_eq!(one.step_count(), full.steps.len());
         let read = one.step(whole.index).unwrap();
         same_texts(read, whole, &format!("{what}, read back"));
+        if answered {
+            for (got, how) in [(scanned, "scanned"), (read, "read back")] {
+                assert_eq!(got.tool, whole.tool, "{what}, {how}: tool");
+                assert_eq!(got.tool_calls, whole.tool_calls, "{what}, {how}: calls");
+                assert_eq!(got.agent, whole.agent, "{what}, {how}: agent");
+            }
+        }
         let exact = |t: &Trajectory, s: &Step| -> Vec<(String, String)> {
             s.context_messages(&t.messages)
                 .iter()

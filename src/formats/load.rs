@@ -32,7 +32,8 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 
 /// Reads and parses one file, reading of its trajectories what `detail` asks for. At
 /// [`Detail::Steps`] a SWE-agent file of [`super::LAZY_ABOVE`] or more is read by the lazy
-/// scan: the same steps, without the agent and tool calls that only `history` holds.
+/// scan: the same steps, but for the agent and tool calls that only `history` holds (0.x
+/// steps, the last 1.1+ step).
 pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> {
     if detail == Detail::Steps
         && let Some(trajectory) = super::lazy::read_steps(path)

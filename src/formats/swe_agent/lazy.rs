@@ -3,11 +3,15 @@
 //! to hand it to the caller (who keeps a line of it for the step list); what is kept is the
 //! header and the steps' byte spans. A step is read back from its span when shown.
 //!
-//! What a lazy trajectory lacks, by design: `history` is not decoded (but for the task), so
-//! steps have no agent or tool calls from it and 0.x steps no reconstructed context. 1.0 and
-//! 1.1+ steps keep their exact context, which lives inside the step.
+//! What a lazy trajectory lacks, by design: `history` is not decoded (but for the task). 1.0
+//! and 1.1+ steps lose nothing by it: their exact context lives inside the step, and the
+//! answer that made each (its agent and tool calls) in its own `messages` (1.0) or the next
+//! step's `query` (1.1+; the last step's only in `history`). 0.x steps have no agent (CodeR)
+//! and no reconstructed context.
 
-use super::{RawMessage, RawStep, model_name, read_info, strip_own_answer, to_message};
+use super::{
+    RawMessage, RawStep, model_name, read_info, strip_own_answer, to_message, tool_calls, tool_of,
+};
 use crate::formats::LoadError;
 use crate::formats::scan::{Scanner, Visitor};
 use crate::formats::task::task_from_prompt;
@@ -143,16 +147,41 @@ fn decode_all(
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Kinds, LoadError> {
     let mut kinds = Kinds::default();
+    // A 1.1+ step's answer is in the next step's `query`: each step waits for the next.
+    let mut pending: Option<Step> = None;
     for (index, start, bytes) in found {
         let mut raw: RawStep<Option<&RawValue>> = serde_json::from_slice(&bytes)
             .map_err(|err| step_error(path, index + 1, start, &err))?;
         kinds.has_query |= raw.query.is_some();
         kinds.has_messages |= raw.messages.is_some();
+        if let Some(mut previous) = pending.take() {
+            take_answer(&mut previous, raw.query.as_deref());
+            on_step(previous);
+        }
         let mut step = raw.take_step();
         step.index = index + 1;
-        on_step(step);
+        take_answer(&mut step, raw.messages.as_deref());
+        pending = Some(step);
+    }
+    if let Some(last) = pending {
+        on_step(last);
     }
     Ok(kinds)
+}
+
+/// Takes the agent and tool calls of `step` from the answer that made it, when `messages`
+/// hold it: what the whole read takes from `history`. 1.0 keeps the answer in the step's
+/// own `messages` (the history after it), 1.1+ in the next step's `query`.
+fn take_answer<C>(step: &mut Step, messages: Option<&[RawMessage<C>]>) {
+    let wanted = step.action.trim();
+    let answer = messages.unwrap_or_default().iter().rev().find(|m| {
+        m.role.0 == "assistant" && m.action.as_ref().is_some_and(|a| a.0.trim() == wanted)
+    });
+    if let Some(answer) = answer {
+        step.agent = answer.agent.clone();
+        step.tool_calls = tool_calls(&answer.tool_calls);
+        step.tool = tool_of(step);
+    }
 }
 
 fn stamp(file: &std::fs::File) -> std::io::Result<(u64, Option<SystemTime>)> {
@@ -242,19 +271,32 @@ impl StepSource for Spans {
             .and_then(|i| self.spans.get(i))
             .ok_or_else(|| format!("{}: no step {index}", self.path.display()))?;
         let mut file = std::io::BufReader::new(self.reopen()?);
-        let bytes = self.read_span(&mut file, &mut 0, span)?;
-        self.decode(index, span, &bytes)
+        let mut at = 0;
+        let bytes = self.read_span(&mut file, &mut at, span)?;
+        let next = match self.spans.get(index) {
+            Some(next) => Some(self.read_span(&mut file, &mut at, next)?),
+            None => None,
+        };
+        self.decode(index, span, &bytes, next.as_deref())
     }
 
     fn visit(&self, visit: &mut dyn FnMut(LoadedStep) -> bool) -> Result<(), String> {
         // Spans ascend: one open and a buffered forward read serve every step.
         let mut file = std::io::BufReader::with_capacity(CHUNK, self.reopen()?);
         let mut at = 0;
+        let mut bytes = match self.spans.first() {
+            Some(first) => self.read_span(&mut file, &mut at, first)?,
+            None => return Ok(()),
+        };
         for (i, span) in self.spans.iter().enumerate() {
-            let bytes = self.read_span(&mut file, &mut at, span)?;
-            if !visit(self.decode(i + 1, span, &bytes)?) {
+            let next = match self.spans.get(i + 1) {
+                Some(next) => Some(self.read_span(&mut file, &mut at, next)?),
+                None => None,
+            };
+            if !visit(self.decode(i + 1, span, &bytes, next.as_deref())?) {
                 break;
             }
+            bytes = next.unwrap_or_default();
         }
         Ok(())
     }
@@ -293,11 +335,26 @@ impl Spans {
         Ok(bytes)
     }
 
-    fn decode(&self, index: usize, span: &Range<u64>, bytes: &[u8]) -> Result<LoadedStep, String> {
+    /// Step `index` from its `bytes`, its answer taken from its own messages (1.0) or from
+    /// the `query` of the next step (1.1+), whose bytes are `next`.
+    fn decode(
+        &self,
+        index: usize,
+        span: &Range<u64>,
+        bytes: &[u8],
+        next: Option<&[u8]>,
+    ) -> Result<LoadedStep, String> {
         let mut raw: RawStep = serde_json::from_slice(bytes)
             .map_err(|e| step_error(&self.path, index, span.start, &e).to_string())?;
         let mut step = raw.take_step();
         step.index = index;
+        take_answer(&mut step, raw.messages.as_deref());
+        if raw.query.is_some()
+            && let Some(next) = next
+            && let Ok(next) = serde_json::from_slice::<RawStep<Option<&RawValue>>>(next)
+        {
+            take_answer(&mut step, next.query.as_deref());
+        }
         let input = match (&raw.query, &raw.messages) {
             (Some(query), _) => Some(query.as_slice()),
             (None, Some(messages)) => Some(strip_own_answer(messages)),
