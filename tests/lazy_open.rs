@@ -148,6 +148,17 @@ fn corpus_opens_lazily_as_it_reads_whole() {
 }
 
 #[test]
+fn a_history_only_file_is_left_to_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("demo.traj");
+    let history = r#"{"trajectory": [], "history": [{"role": "user", "content": "ISSUE"},
+        {"role": "assistant", "content": "ls", "action": "ls"}], "info": {}}"#;
+    std::fs::write(&path, history).unwrap();
+    assert!(open_lazy(&path, &mut |_| {}).unwrap().is_none());
+    assert!(matches!(load_file(&path), Ok(Loaded::Trajectories(ts)) if ts[0].steps.len() == 1));
+}
+
+#[test]
 fn other_formats_are_left_to_the_whole_read() {
     let (files, _) = discover(&[samples().join("mini-swe-agent")]);
     let file = &files.first().expect("a mini-swe-agent sample").path;

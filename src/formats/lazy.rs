@@ -55,7 +55,7 @@ pub fn open_lazy(
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
     match lazy_format(path) {
-        Ok(Format::SweAgent) => swe_agent::open_lazy(path, on_step).map(Some),
+        Ok(Format::SweAgent) => swe_agent::open_lazy(path, on_step),
         Ok(_) | Err(LoadError::Unrecognized { .. }) => Ok(None),
         Err(err) => Err(err),
     }

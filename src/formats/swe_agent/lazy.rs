@@ -34,9 +34,13 @@ const MEMBER_CAP: usize = 64 << 20;
 const TASK_WITHIN: usize = 400;
 
 /// Opens `path` lazily, calling `on_step` with each step, in order, as it is decoded. The
-/// trajectory returned holds no steps: [`Trajectory::lazy`] reads them back. The scan and
-/// the decoding of the steps run on two threads: each is about half the work.
-pub fn open(path: &Path, on_step: &mut (dyn FnMut(Step) + Send)) -> Result<Trajectory, LoadError> {
+/// trajectory returned holds no steps: [`Trajectory::lazy`] reads them back. `None` for a
+/// file without `trajectory[]` steps (a history-only demonstration): read it whole. The
+/// scan and the decoding of the steps run on two threads: each is about half the work.
+pub fn open(
+    path: &Path,
+    on_step: &mut (dyn FnMut(Step) + Send),
+) -> Result<Option<Trajectory>, LoadError> {
     let mut file = std::fs::File::open(path).map_err(|err| LoadError::io(path, err))?;
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
     let (tx, rx) = std::sync::mpsc::sync_channel(QUEUE);
@@ -49,10 +53,7 @@ pub fn open(path: &Path, on_step: &mut (dyn FnMut(Step) + Send)) -> Result<Traje
     let kinds = decoded.map_err(|_| LoadError::invalid(path, "the step decoder failed"))??;
     let scan = scanned?;
     if scan.spans.is_empty() {
-        return Err(LoadError::invalid(
-            path,
-            "SWE-agent trajectory without `trajectory` steps cannot be opened lazily",
-        ));
+        return Ok(None);
     }
     let mut trajectory = Trajectory::new(path, Format::SweAgent);
     read_info(&mut trajectory, &scan.info);
@@ -74,7 +75,7 @@ pub fn open(path: &Path, on_step: &mut (dyn FnMut(Step) + Send)) -> Result<Traje
         modified: stamp.1,
         spans: scan.spans,
     }));
-    Ok(trajectory)
+    Ok(Some(trajectory))
 }
 
 /// Steps scanned but not yet decoded, at most: bounds the memory between the two threads.
