@@ -86,6 +86,28 @@ fn the_newcomer_flow_reads_the_same_on_a_lazy_file() {
 }
 
 #[test]
+fn a_step_of_a_lazy_file_can_be_labelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    std::fs::copy(
+        tui::run_dir().join("astropy__astropy-12907.traj"),
+        run.join("a.traj"),
+    )
+    .unwrap();
+    let mut h = Harness::open(std::slice::from_ref(&run), lazy_config(), 120, 40);
+    keys(&mut h, "<CR>jjL");
+    keys(&mut h, "looks wrong<CR>");
+    let text = h.text();
+    assert!(text.contains("step 3 labelled “looks wrong”"), "{text}");
+    let saved = std::fs::read_to_string(run.join(".trajscope-labels.json")).unwrap_or_default();
+    assert!(
+        saved.contains("looks wrong"),
+        "written next to the run: {saved}"
+    );
+}
+
+#[test]
 fn a_lazy_0x_file_says_where_its_reconstructed_context_is() {
     // The third row is the SWE-agent 0.x trajectory: its contexts come from `history`.
     let mut h = tui::open_with(lazy_config(), 120, 40);

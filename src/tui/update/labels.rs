@@ -26,9 +26,19 @@ pub fn add(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
     let Some(t) = state.open_trajectory() else {
         return;
     };
-    let (Some(trajectory), Some(step)) = (t.trajectory.clone(), t.step_index()) else {
+    let (Some(mut trajectory), Some(step)) = (t.trajectory.clone(), t.step_index()) else {
         return;
     };
+    if trajectory.lazy.is_some() {
+        // The label keeps a hash of its step: read that one step back (at a key press).
+        match trajectory.load_step(step) {
+            Ok(one) => trajectory = std::sync::Arc::new(one),
+            Err(message) => {
+                state.notice = Some(Notice::error(message));
+                return;
+            }
+        }
+    }
     let path = t.source.path.clone();
     let m = &mut state.metrics;
     let index = match m.set_for(&path) {
