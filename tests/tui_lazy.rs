@@ -38,7 +38,7 @@ fn the_newcomer_flow_reads_the_same_on_a_lazy_file() {
     assert!(is_lazy(&h), "the SWE-agent file opened lazily");
     let text = h.text();
     assert!(
-        text.contains("astropy__astropy-12907 · swe-agent 1.1+"),
+        text.contains("astropy__astropy-12907 · swe-agent 1.1+ · lazy, 39.4 KB"),
         "{text}"
     );
     assert!(

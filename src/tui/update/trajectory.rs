@@ -93,7 +93,7 @@ pub fn loaded(
     t.error = None;
     if let Some(lazy) = &trajectory.lazy {
         state.notice = Some(Notice::info(format!(
-            "opened lazily ({}): each step is read from the file when shown; diffs and replay need the whole file (lazy_above_mb in config.toml)",
+            "opened lazily ({}): steps are read from the file when shown; no diffs or replay (see lazy_above_mb)",
             crate::tui::units::bytes(lazy.file_size())
         )));
     }

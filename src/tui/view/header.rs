@@ -22,10 +22,14 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
         frame.render_widget(Paragraph::new(line), area);
         return;
     };
-    let format = match &trajectory.format_detail {
+    let mut format = match &trajectory.format_detail {
         Some(detail) => format!("{} {detail}", trajectory.format),
         None => trajectory.format.to_string(),
     };
+    if let Some(lazy) = &trajectory.lazy {
+        // Says for as long as it is open why diffs and replay are not offered.
+        format.push_str(&format!(" · lazy, {}", units::bytes(lazy.file_size())));
+    }
     let mut first = vec![
         Span::styled(
             format!(" {}", one_line(&trajectory.instance_id, 80)),
