@@ -357,6 +357,13 @@ impl RunState {
     }
 
     /// The visible position after (or before) the row `row`, for next/previous trajectory.
+    /// The row of the trajectory `source`, if the run lists it.
+    pub fn row_of(&self, source: &super::trajectory::TrajectoryRef) -> Option<usize> {
+        self.rows
+            .iter()
+            .position(|r| r.path == source.path && r.source_index == source.index)
+    }
+
     pub fn neighbour(&self, row: usize, forward: bool) -> Option<usize> {
         let position = self.visible.iter().position(|&i| i == row)?;
         let next = if forward {

@@ -7,7 +7,7 @@ use super::trajectory;
 use crate::tui::effect::Effect;
 use crate::tui::msg::{LiveFile, LiveMsg, Msg};
 use crate::tui::state::live::{LiveKey, QUIET_AFTER};
-use crate::tui::state::trajectory::{LoadedTrajectory, TrajectoryRef};
+use crate::tui::state::trajectory::LoadedTrajectory;
 use crate::tui::state::{Notice, Screen, State};
 use std::path::Path;
 use std::sync::Arc;
@@ -146,12 +146,7 @@ fn renumber_open_row(state: &mut State) {
     let Some(t) = state.trajectory.as_mut() else {
         return;
     };
-    let TrajectoryRef { path, index } = &t.source;
-    t.row = state
-        .run
-        .rows
-        .iter()
-        .position(|r| &r.path == path && r.source_index == *index);
+    t.row = state.run.row_of(&t.source);
 }
 
 /// The open trajectory grew or was rewritten: show the new version, keeping the selected

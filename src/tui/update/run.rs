@@ -8,7 +8,6 @@ use crate::tui::msg::FileOutcome;
 use crate::tui::state::State;
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::run::{Column, Sort};
-use crate::tui::state::trajectory::TrajectoryRef;
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let len = state.run.visible.len();
@@ -106,12 +105,7 @@ pub fn loaded(state: &mut State, fx: &mut Vec<Effect>) {
     }
     // Opened at start, before its row existed: its row now, for the keys that use it.
     if let Some(t) = state.trajectory.as_mut().filter(|t| t.row.is_none()) {
-        let TrajectoryRef { path, index } = &t.source;
-        t.row = state
-            .run
-            .rows
-            .iter()
-            .position(|r| &r.path == path && r.source_index == *index);
+        t.row = state.run.row_of(&t.source);
     }
 }
 
