@@ -39,7 +39,7 @@ pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
     load_run_summaries,
 };
-pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
+pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

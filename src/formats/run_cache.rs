@@ -64,7 +64,11 @@ pub struct RunCache {
 
 /// The size and modification time that key a file's entry.
 pub fn file_stamp(path: &Path) -> Option<(u64, u128)> {
-    let meta = std::fs::metadata(path).ok()?;
+    metadata_stamp(&std::fs::metadata(path).ok()?)
+}
+
+/// [`file_stamp`] of metadata already at hand.
+pub fn metadata_stamp(meta: &std::fs::Metadata) -> Option<(u64, u128)> {
     let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
     Some((meta.len(), modified.as_nanos()))
 }

@@ -176,7 +176,9 @@ impl Harness {
                 // The built-in rules only: a developer's own rule file must not change tests.
                 let (matcher, _) =
                     crate::metrics::Matcher::new(crate::metrics::RuleSet::defaults().rules);
-                self.live = Some(job::live::LiveJob::with_matcher(&roots, matcher));
+                let mut live = job::live::LiveJob::with_matcher(&roots, matcher);
+                live.baseline();
+                self.live = Some(live);
                 queue.push_back(Msg::Live(crate::tui::msg::LiveMsg::Started {
                     polling: None,
                 }));

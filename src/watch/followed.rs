@@ -68,6 +68,9 @@ pub struct FollowedFile {
     trajectories: Vec<Trajectory>,
     results: Option<ResultsSource>,
     status: FileStatus,
+    /// Size and modification time (ns) of a file the app had read when the watch began:
+    /// it is not read here until they change.
+    known: Option<(u64, u128)>,
 }
 
 impl FollowedFile {
@@ -80,6 +83,18 @@ impl FollowedFile {
             trajectories: Vec::new(),
             results: None,
             status: FileStatus::Waiting,
+            known: None,
+        }
+    }
+
+    /// A file as it was when the watch began (`stamp`: its size and modification time in ns,
+    /// as [`crate::formats::file_stamp`] gives them), which the app read itself: it is read
+    /// once it changes, and until then costs a `stat` and holds nothing.
+    pub fn known(path: impl Into<PathBuf>, stamp: (u64, u128)) -> FollowedFile {
+        FollowedFile {
+            status: FileStatus::Current,
+            known: Some(stamp),
+            ..FollowedFile::new(path)
         }
     }
 
@@ -161,6 +176,11 @@ impl FollowedFile {
                 )));
             }
         };
+        // Unchanged since the app read it: nothing to read. Changed once: read from now on.
+        if self.known.is_some() && formats::metadata_stamp(&meta) == self.known {
+            return Ok(None);
+        }
+        self.known = None;
         let identity = identity(&meta);
         let rotated = self.identity.is_some_and(|old| Some(old) != identity);
         let truncated = meta.len() < self.buffer.len() as u64;

@@ -1,7 +1,7 @@
 //! The set of files and folders being followed.
 
 use super::followed::{FileStatus, FileUpdate, FollowedFile};
-use crate::formats::{discover, is_candidate_file};
+use crate::formats::{discover, file_stamp, is_candidate_file};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -24,6 +24,21 @@ impl Follower {
 
     pub fn roots(&self) -> &[PathBuf] {
         &self.roots
+    }
+
+    /// Follows every candidate under the roots as it is now, without reading it: the app
+    /// has read these files itself, and each is read here once it changes. Without this, the
+    /// first folder event (a batch run starting an instance in a folder of its own) made
+    /// [`Follower::scan`] read every file of the run whole, and keep them all.
+    pub fn baseline(&mut self) {
+        let (candidates, _failures) = discover(&self.roots);
+        for candidate in candidates {
+            if let Some(stamp) = file_stamp(&candidate.path) {
+                self.files
+                    .entry(candidate.path.clone())
+                    .or_insert_with(|| FollowedFile::known(candidate.path, stamp));
+            }
+        }
     }
 
     /// Finds every candidate under the roots, follows the new ones, and refreshes all of them.
@@ -140,5 +155,47 @@ mod tests {
         follower.changed(&[hidden.clone(), shown.clone()]);
         let followed: Vec<&Path> = follower.files().map(FollowedFile::path).collect();
         assert_eq!(followed, [shown.as_path()]);
+    }
+
+    /// A batch run starts each instance in a folder of its own: the folder event must not
+    /// make the follower read (and keep) every file of the run, only the new ones.
+    #[test]
+    fn after_the_baseline_only_new_and_changed_files_are_read() {
+        let sample = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/sample-trajectories/mini-swe-agent/tinycalc__tinycalc-1/tinycalc__tinycalc-1.traj.json"
+        ))
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut follower = Follower::new(vec![dir.path().to_path_buf()]);
+        let root = follower.roots()[0].clone();
+        let old = root.join("a.traj.json");
+        std::fs::write(&old, &sample).unwrap();
+        follower.baseline();
+        let held = |f: &Follower, path: &Path| f.file(path).map(|f| f.trajectories().len());
+        assert_eq!(held(&follower, &old), Some(0), "followed, not read");
+
+        let instance = root.join("b");
+        std::fs::create_dir(&instance).unwrap();
+        let new = instance.join("b.traj.json");
+        std::fs::write(&new, &sample).unwrap();
+        let updates = follower.changed(std::slice::from_ref(&instance));
+        let read: Vec<&Path> = updates.iter().map(|u| u.path.as_path()).collect();
+        assert_eq!(read, [new.as_path()]);
+        assert_eq!(held(&follower, &new), Some(1));
+        assert_eq!(
+            held(&follower, &old),
+            Some(0),
+            "the folder event read the old file"
+        );
+
+        // Once the old file changes, it is read like any other.
+        let mut grown = sample.clone();
+        grown.push(b'\n');
+        std::fs::write(&old, &grown).unwrap();
+        let updates = follower.changed(std::slice::from_ref(&old));
+        assert_eq!(updates.len(), 1);
+        assert!(!updates[0].changes.is_empty());
+        assert_eq!(held(&follower, &old), Some(1));
     }
 }

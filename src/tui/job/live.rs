@@ -65,6 +65,11 @@ impl LiveJob {
         }
     }
 
+    /// Takes the files under the roots as the app read them: each is read once it changes.
+    pub fn baseline(&mut self) {
+        self.follower.baseline();
+    }
+
     /// A batch of changed paths from the feed.
     pub fn changed(&mut self, paths: &[PathBuf]) -> Vec<Msg> {
         let updates = self.follower.changed(paths);
@@ -194,6 +199,8 @@ pub fn watch(roots: &[PathBuf], send: &dyn Fn(Msg) -> bool, cancel: &AtomicBool)
         return;
     }
     let mut job = LiveJob::new(roots);
+    // After the feed started, so that a write from now on is seen as a change.
+    job.baseline();
     while !cancel.load(Ordering::Relaxed) {
         let timeout = if job.has_pending() { RETRY } else { IDLE };
         let Ok(paths) = feed.next_batch(timeout, QUIET, MAX_DELAY) else {
