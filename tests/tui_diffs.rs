@@ -103,8 +103,9 @@ fn diff_tab_marks_an_edit_the_tool_refused() {
 
 #[test]
 fn tree_tab_shows_files_change_and_submission_check() {
-    // At step 5 of the SWE-agent run: reproduce.py created whole, evaluator.py known only
-    // in part, the change since the start, and the final patch checked against the edits.
+    // At step 5 of the SWE-agent run: reproduce.py created (a `create` that applied, so
+    // known to be new), evaluator.py known only in part, the change since the start, and
+    // the final patch checked against the edits.
     both_sizes("tree", SWE_AGENT, "jjjjw", |text, w| {
         assert!(
             text.contains("Working tree after step 5 · 2 files seen, 2 edited"),
@@ -113,11 +114,17 @@ fn tree_tab_shows_files_change_and_submission_check() {
         assert!(text.contains("reproduce.py          edited · 4 lines, all seen"));
         assert!(text.contains("tinycalc/evaluator.py edited · length unknown, 13"));
         assert!(text.contains("CHANGE · start → step 5"));
+        assert!(
+            text.contains("--- /dev/null"),
+            "reproduce.py is shown as new"
+        );
+        assert!(!text.contains("was never seen"));
         if w >= 120 {
             assert!(text.contains("+for expression in [\"7 / 2\""));
             assert!(text.contains("SUBMISSION · 1 agree, 0 differ, 0 unknown"));
             assert!(text.contains("tinycalc/evaluator.py ✓ agrees"));
-            assert!(text.contains("reproduce.py          edited, not in the submission"));
+            // Removed again at step 11: no net change, so nothing the patch should hold.
+            assert!(!text.contains("reproduce.py          edited, not in the submission"));
         }
     });
 }

@@ -34,6 +34,11 @@ pub enum EditOp {
     Append {
         text: String,
     },
+    /// Write a file that must not exist yet (`str_replace_editor create`, which refuses an
+    /// existing file): once applied, the file is known to be new.
+    Create {
+        text: String,
+    },
     /// Create a file holding one empty line, that must not exist yet (SWE-agent `create`).
     CreateEmpty,
     Delete,

@@ -384,7 +384,9 @@ impl Reconstruction {
             EditOp::ReplaceLines { lines, .. } | EditOp::InsertLines { lines, .. } => {
                 (Vec::new(), lines.clone())
             }
-            EditOp::Write { text } | EditOp::Append { text } => (Vec::new(), text_lines(text)),
+            EditOp::Write { text } | EditOp::Create { text } | EditOp::Append { text } => {
+                (Vec::new(), text_lines(text))
+            }
             EditOp::Chunks(chunks) => {
                 chunks
                     .iter()

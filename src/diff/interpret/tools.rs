@@ -134,7 +134,7 @@ fn str_replace_editor(args: &Value) -> Vec<Attempt> {
     let op = match command.as_str() {
         "view" | "" => return Vec::new(),
         "create" => match arg(args, &["file_text", "content"]) {
-            Some(text) => EditOp::Write { text },
+            Some(text) => EditOp::Create { text },
             None => return missing("file_text"),
         },
         "str_replace" => match (arg(args, OLD), arg(args, NEW)) {

@@ -109,20 +109,16 @@ impl Tree {
                 Arc::make_mut(&mut state.lines).extend(new);
             }
             EditOp::CreateEmpty => {
-                if state.exists
-                    && (self.files.contains_key(path)
-                        || self.bases.get(path).and_then(|b| b.exists) == Some(true))
-                {
-                    return Err(ApplyError::Conflict(format!("{path} already exists")));
-                }
-                if !self.files.contains_key(path) {
-                    self.base_mut(path).exists.get_or_insert(false);
-                }
+                self.create_new(path, &state)?;
                 // SWE-agent's `create` writes one newline: an empty first line that
                 // `edit 1:1` replaces and `insert` appends after.
                 state.exists = true;
                 state.lines = Arc::new(vec![LineRef::Text(self.texts.intern(""))]);
                 state.tail = Tail::End;
+            }
+            EditOp::Create { text } => {
+                self.create_new(path, &state)?;
+                self.write(&mut state, text);
             }
             EditOp::Delete => {
                 state.exists = false;
@@ -200,6 +196,21 @@ impl Tree {
             .iter()
             .map(|l| LineRef::Text(self.texts.intern(l)))
             .collect()
+    }
+
+    /// A create that refuses existing files: a conflict when `path` is known to exist;
+    /// else, if the trajectory had not touched it, it did not exist before it.
+    fn create_new(&mut self, path: &str, state: &FileState) -> Result<(), ApplyError> {
+        if state.exists
+            && (self.files.contains_key(path)
+                || self.bases.get(path).and_then(|b| b.exists) == Some(true))
+        {
+            return Err(ApplyError::Conflict(format!("{path} already exists")));
+        }
+        if !self.files.contains_key(path) {
+            self.base_mut(path).exists.get_or_insert(false);
+        }
+        Ok(())
     }
 
     fn write(&mut self, state: &mut FileState, text: &str) {
