@@ -176,9 +176,7 @@ impl Harness {
                 // The built-in rules only: a developer's own rule file must not change tests.
                 let (matcher, _) =
                     crate::metrics::Matcher::new(crate::metrics::RuleSet::defaults().rules);
-                let mut live = job::live::LiveJob::with_matcher(&roots, matcher);
-                live.baseline();
-                self.live = Some(live);
+                self.live = Some(job::live::LiveJob::with_matcher(&roots, matcher));
                 queue.push_back(Msg::Live(crate::tui::msg::LiveMsg::Started {
                     polling: None,
                 }));

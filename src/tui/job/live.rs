@@ -49,13 +49,16 @@ impl LiveJob {
     }
 
     pub fn with_matcher(roots: &[PathBuf], matcher: Matcher) -> LiveJob {
-        let follower = Follower::new(roots.to_vec());
+        let mut follower = Follower::new(roots.to_vec());
         let roots = follower
             .roots()
             .iter()
             .cloned()
             .zip(roots.iter().cloned())
             .collect();
+        // The app reads the files itself: each is read here once it changes. Made after the
+        // feed started (`watch`), so that a write from now on is seen as a change.
+        follower.baseline();
         LiveJob {
             follower,
             roots,
@@ -63,11 +66,6 @@ impl LiveJob {
             logs: HashMap::new(),
             sent: HashMap::new(),
         }
-    }
-
-    /// Takes the files under the roots as the app read them: each is read once it changes.
-    pub fn baseline(&mut self) {
-        self.follower.baseline();
     }
 
     /// A batch of changed paths from the feed.
@@ -199,8 +197,6 @@ pub fn watch(roots: &[PathBuf], send: &dyn Fn(Msg) -> bool, cancel: &AtomicBool)
         return;
     }
     let mut job = LiveJob::new(roots);
-    // After the feed started, so that a write from now on is seen as a change.
-    job.baseline();
     while !cancel.load(Ordering::Relaxed) {
         let timeout = if job.has_pending() { RETRY } else { IDLE };
         let Ok(paths) = feed.next_batch(timeout, QUIET, MAX_DELAY) else {

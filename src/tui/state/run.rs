@@ -356,7 +356,6 @@ impl RunState {
         self.refresh();
     }
 
-    /// The visible position after (or before) the row `row`, for next/previous trajectory.
     /// The row of the trajectory `source`, if the run lists it.
     pub fn row_of(&self, source: &super::trajectory::TrajectoryRef) -> Option<usize> {
         self.rows
@@ -364,6 +363,7 @@ impl RunState {
             .position(|r| r.path == source.path && r.source_index == source.index)
     }
 
+    /// The visible position after (or before) the row `row`, for next/previous trajectory.
     pub fn neighbour(&self, row: usize, forward: bool) -> Option<usize> {
         let position = self.visible.iter().position(|&i| i == row)?;
         let next = if forward {
