@@ -14,7 +14,8 @@
 //! [`session`] strings these together for one resample or one continued run, as the CLI
 //! and the app both use them. The loop's use, in order:
 //! 1. `Dialect::of(&trajectory)`, `detect_root(&trajectory)` (or a root the user names);
-//! 2. `Executor::new(dialect, Sandbox::Scratch(Workspace::create(path)?), root, limits)`, or
+//! 2. `Executor::new(dialect, Sandbox::Isolated { workspace, launcher }, root, limits)` with
+//!    bubblewrap's words ([`sandbox`]), `Sandbox::Scratch(workspace)` unprotected, or
 //!    `Sandbox::Container { launcher }` for `--exec-prefix`;
 //! 3. `replay_prefix(&trajectory, k, &mut executor, options, progress)` → [`PrefixReport`];
 //! 4. `ForkWriter::create(&trajectory, k, origin, "continue")`, then
@@ -34,6 +35,7 @@ mod normalise;
 mod paths;
 mod prefix;
 mod recorded;
+pub mod sandbox;
 pub mod session;
 mod shell;
 mod template;

@@ -135,6 +135,7 @@ async fn live_from(
         &[],
         &mut executor,
         &mut writer,
+        None,
         cancel,
         &mut |_| {},
     )

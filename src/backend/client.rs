@@ -182,6 +182,22 @@ impl Backend {
         headers
     }
 
+    /// Streamed text that can be shown now (see [`super::secret::ApiKey::release`]).
+    fn release(&self, held: &mut String) -> String {
+        match &self.inner.key {
+            Some(key) => key.release(held),
+            None => std::mem::take(held),
+        }
+    }
+
+    /// The rest of the streamed text at the end of the stream.
+    fn flush(&self, held: &mut String) -> String {
+        match &self.inner.key {
+            Some(key) => key.flush(held),
+            None => std::mem::take(held),
+        }
+    }
+
     /// Removes the key from text that came from the server or the network stack.
     fn scrub(&self, text: &str) -> String {
         match &self.inner.key {

@@ -109,8 +109,20 @@ impl fmt::Display for BackendError {
             "backend `{}` ({} at {}): {}",
             self.backend, self.kind, self.url, self.failure
         )?;
-        if self.attempts > 1 {
-            write!(f, " [after {} attempts]", self.attempts)?;
+        // A server asking to be retried later gets an answer to "did we retry?" even after a
+        // single request.
+        let asked_to_retry = matches!(
+            self.failure,
+            Failure::Status {
+                retry_after_s: Some(_),
+                ..
+            }
+        );
+        match self.attempts {
+            0 => {}
+            1 if asked_to_retry => write!(f, " [after 1 attempt]")?,
+            1 => {}
+            n => write!(f, " [after {n} attempts]")?,
         }
         Ok(())
     }

@@ -46,6 +46,34 @@ impl ApiKey {
         }
         text.replace(&self.0, "<redacted>")
     }
+
+    /// Of streamed text `held` (what arrived and was not shown yet), the part that can be
+    /// shown now, scrubbed; what may be the start of the key stays in `held` until more text
+    /// shows whether it is. A key cut across two pieces of the stream is caught this way.
+    pub fn release(&self, held: &mut String) -> String {
+        if self.0.len() < 8 {
+            return std::mem::take(held);
+        }
+        let scrubbed = self.scrub(held);
+        let keep = scrubbed
+            .char_indices()
+            .map(|(i, _)| i)
+            .find(|&i| self.0.starts_with(&scrubbed[i..]))
+            .unwrap_or(scrubbed.len());
+        *held = scrubbed[keep..].to_string();
+        scrubbed[..keep].to_string()
+    }
+
+    /// What is still held when the stream ends: a start of the key long enough to matter is
+    /// redacted too.
+    pub fn flush(&self, held: &mut String) -> String {
+        let rest = std::mem::take(held);
+        if rest.len() >= 8 {
+            "<redacted>".to_string()
+        } else {
+            rest
+        }
+    }
 }
 
 /// The process environment, as a lookup for [`ApiKey::from_lookup`].
@@ -67,6 +95,20 @@ mod tests {
             key.scrub("Incorrect API key provided: sk-test-0123456789."),
             "Incorrect API key provided: <redacted>."
         );
+        // Cut across pieces of a stream, the key is still caught.
+        let mut held = String::new();
+        let mut shown = String::new();
+        for piece in ["Bearer sk-te", "st-01234", "56789 ok", " done"] {
+            held.push_str(piece);
+            shown.push_str(&key.release(&mut held));
+        }
+        shown.push_str(&key.flush(&mut held));
+        assert_eq!(shown, "Bearer <redacted> ok done");
+        // A stream that ends inside the key shows no long part of it.
+        let mut held = "see sk-test-0123".to_string();
+        let mut shown = key.release(&mut held);
+        shown.push_str(&key.flush(&mut held));
+        assert_eq!(shown, "see <redacted>");
         let missing = ApiKey::from_lookup("b", "NOPE", &lookup).unwrap_err();
         assert_eq!(
             missing.to_string(),

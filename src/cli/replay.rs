@@ -3,6 +3,7 @@
 //! original, whose path ends the output. The work itself is in `trajscope::replay`.
 
 mod backends;
+mod confirm;
 mod continue_live;
 mod edit;
 mod report;
@@ -23,7 +24,8 @@ Examples:
   trajscope replay x.traj.json --step 3 --dry-run            the exact request, not sent
   trajscope replay x.traj.json --step 3 --resample 4 --backend local
   trajscope replay x.traj.json --step 3 --continue --workspace ~/src/repo --max-steps 10 \\
-      --base-url http://127.0.0.1:8080 --model smollm2")]
+      --base-url http://127.0.0.1:8080 --model smollm2       asks first; runs in bubblewrap
+  trajscope replay x.traj.json --step 3 --continue --workspace ~/src/repo --edit-answer --yes")]
 pub struct Args {
     /// The trajectory (`FILE#N` picks one of a file holding several).
     pub file: PathBuf,
@@ -69,6 +71,22 @@ pub struct Args {
     /// Edit the context (JSON messages) in $EDITOR before sending.
     #[arg(long)]
     pub edit: bool,
+    /// Write step K's answer yourself in $EDITOR (from the recorded one); it runs instead of
+    /// the model's, then the model continues (--continue).
+    #[arg(long)]
+    pub edit_answer: bool,
+    /// Run without asking first (--continue asks before executing anything).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Run the commands on this machine, unprotected, when no sandbox is wanted or available.
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// Let the sandboxed commands reach the network (off by default).
+    #[arg(long)]
+    pub network: bool,
+    /// One more path the sandboxed commands may read (repeatable; read-only).
+    #[arg(long = "bind", value_name = "PATH")]
+    pub binds: Vec<PathBuf>,
     /// Live model calls before the run is stopped (--continue).
     #[arg(long, value_name = "M", default_value_t = 20)]
     pub max_steps: usize,
@@ -104,6 +122,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let trajectory = open(&args.file, args.trajectory)?;
     let input = step_input(&trajectory, args.step)?;
     let input = if args.edit { edit::edit(input)? } else { input };
+    if args.edit_answer && !args.continue_live {
+        bail!("--edit-answer runs the answer you write: use it with --continue");
+    }
     let backends = backends::resolve(&args)?;
     if args.dry_run {
         return report::dry_run(&args, &trajectory, &input, &backends);

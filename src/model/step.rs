@@ -137,6 +137,10 @@ pub struct Step {
     /// Codex's `patch_apply_end` changes. The diff layer reads it; nothing else needs to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_results: Vec<ToolResult>,
+    /// A replay fork's step whose answer was written by hand (`replay --edit-answer`), not
+    /// the model's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub edited: bool,
 }
 
 /// A tool's structured result, as logged, tied to the call it answers.

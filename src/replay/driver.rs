@@ -110,12 +110,16 @@ pub fn request_for(messages: Vec<Message>, tools: &[ToolSpec]) -> CompletionRequ
 
 /// Runs `agent` to its end. `Err` only when the fork cannot be written; everything else (a
 /// failing backend, a broken environment, a cancel) ends the run with a status in the fork.
+/// `edited`, when given, is the first answer: written by hand, executed like the model's,
+/// and marked `edited` in the fork; the model answers from the next step on.
+#[allow(clippy::too_many_arguments)]
 pub async fn run_live(
     backend: &Backend,
     mut agent: AgentLoop,
     tools: &[ToolSpec],
     executor: &mut Executor,
     writer: &mut ForkWriter,
+    mut edited: Option<Message>,
     cancel: &CancellationToken,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<LiveOutcome, ForkError> {
@@ -123,8 +127,22 @@ pub async fn run_live(
     let mut usage = Usage::default();
     let mut requests = Vec::new();
     let mut effects: VecDeque<Effect> = agent.update(Event::Start, started.elapsed()).into();
+    let mut edited_step = false;
     while let Some(effect) = effects.pop_front() {
         let event = match effect {
+            Effect::SendRequest(_) if edited.is_some() => {
+                progress(Progress::Asking {
+                    step: agent.steps() + 1,
+                });
+                edited_step = true;
+                let message = edited.take().unwrap_or_else(|| Message::assistant(""));
+                progress(Progress::Delta(&message.content));
+                Event::Answered(Answer {
+                    message,
+                    usage: Usage::default(),
+                    duration_s: 0.0,
+                })
+            }
             Effect::SendRequest(messages) => {
                 progress(Progress::Asking {
                     step: agent.steps() + 1,
@@ -177,7 +195,8 @@ pub async fn run_live(
                     }
                 }
             }
-            Effect::WriteFork(step) => {
+            Effect::WriteFork(mut step) => {
+                step.edited = std::mem::take(&mut edited_step);
                 let shown = (*step).clone();
                 writer.push_step(*step)?;
                 progress(Progress::Step(&shown));
@@ -189,6 +208,7 @@ pub async fn run_live(
                 detail,
             }) => {
                 let submitted = status == "Submitted";
+                writer.record_end(status, &detail);
                 writer.finish(status, submission)?;
                 return Ok(LiveOutcome {
                     status,
@@ -204,6 +224,7 @@ pub async fn run_live(
         effects.extend(agent.update(event, started.elapsed()));
     }
     // The machine always ends with Finish; an empty queue means it was already done.
+    writer.record_end("EnvironmentError", "the agent loop stopped without finishing");
     writer.finish("EnvironmentError", None)?;
     Ok(LiveOutcome {
         status: "EnvironmentError",

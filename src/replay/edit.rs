@@ -1,6 +1,9 @@
 //! Editing the context before it is sent: the messages as a pretty JSON list (what the
 //! user sees in `$EDITOR`), and that text read back. Running the editor is the caller's
-//! business (the CLI waits for it; the app suspends its terminal).
+//! business (the CLI waits for it; the app suspends its terminal). Editing the model's
+//! answer instead is [`answer`].
+
+pub mod answer;
 
 use super::input::StepInput;
 use crate::model::Message;
@@ -14,6 +17,12 @@ pub enum EditError {
     NotMessages(String),
     #[error("the edited context is empty; nothing was sent")]
     Empty,
+    #[error(
+        "the edited answer is not {{\"content\": …, \"tool_calls\": [{{\"name\": …, \"arguments\": {{…}}}}]}}: {0}; nothing was run"
+    )]
+    NotAnAnswer(String),
+    #[error("the edited answer is empty; nothing was run")]
+    EmptyAnswer,
 }
 
 /// The text to edit: the context's messages as a JSON list.

@@ -8,7 +8,7 @@
 
 use super::action::Action;
 use super::dialect::{Agent, Dialect};
-use super::files::{ContainerFiles, Files, LocalFiles};
+use super::files::{Confined, ContainerFiles, Files};
 use super::paths::PathMap;
 use super::shell::{Shell, ShellConfig, ShellError};
 use super::tools::{ClaudeCode, Editor, EditorFlavour, Generation, Llama, ToolOutput, Windowed};
@@ -29,8 +29,15 @@ pub enum ExecError {
 
 /// Where actions run.
 pub enum Sandbox {
-    /// A scratch copy of the user's repository.
+    /// A scratch copy of the user's repository, commands run on this machine as the user
+    /// (`--no-sandbox`, and tests of the agents' conventions).
     Scratch(Workspace),
+    /// A scratch copy, each command under `launcher` (bubblewrap's words, see
+    /// [`super::sandbox::Bubblewrap::launcher`]).
+    Isolated {
+        workspace: Workspace,
+        launcher: Vec<String>,
+    },
     /// A container the user started; `launcher` is the command prefix (`docker exec -i NAME`).
     Container { launcher: Vec<String> },
 }
@@ -149,6 +156,8 @@ pub struct Executor {
     claude: ClaudeCode,
     llama: Llama,
     workspace: Option<Workspace>,
+    /// Commands run under bubblewrap.
+    isolated: bool,
     /// `submit`s answered with a review message so far (SWE-agent `review_on_submit`).
     reviews_given: usize,
 }
@@ -162,15 +171,21 @@ impl Executor {
         recorded_root: Option<&str>,
         limits: Limits,
     ) -> Result<Executor, ExecError> {
+        let isolated = matches!(sandbox, Sandbox::Isolated { .. });
         let (paths, launcher, files, workspace): (PathMap, Vec<String>, Box<dyn Files>, _) =
             match sandbox {
                 Sandbox::Scratch(ws) => {
-                    let actual = ws.root().to_string_lossy().into_owned();
-                    let paths = match recorded_root {
-                        Some(r) => PathMap::new(r, actual),
-                        None => PathMap::identity(actual),
-                    };
-                    (paths, Vec::new(), Box::new(LocalFiles), Some(ws))
+                    let paths = scratch_paths(&ws, recorded_root);
+                    let files = Box::new(Confined::new(ws.root()));
+                    (paths, Vec::new(), files, Some(ws))
+                }
+                Sandbox::Isolated {
+                    workspace,
+                    launcher,
+                } => {
+                    let paths = scratch_paths(&workspace, recorded_root);
+                    let files = Box::new(Confined::new(workspace.root()));
+                    (paths, launcher, files, Some(workspace))
                 }
                 Sandbox::Container { launcher } => {
                     let root = recorded_root.ok_or(ExecError::NoRoot)?;
@@ -214,6 +229,7 @@ impl Executor {
             files,
             shell,
             workspace,
+            isolated,
             reviews_given: 0,
         })
     }
@@ -235,9 +251,14 @@ impl Executor {
     pub fn describe(&self) -> String {
         match &self.workspace {
             Some(ws) => format!(
-                "scratch copy {} (recorded root {})",
+                "scratch copy {} (recorded root {}) · {}",
                 ws.describe(),
-                self.paths.recorded_root()
+                self.paths.recorded_root(),
+                if self.isolated {
+                    "sandbox: bubblewrap"
+                } else {
+                    "NO SANDBOX"
+                }
             ),
             None => format!(
                 "inside the container, in {} (no copy, no path mapping)",
@@ -273,7 +294,14 @@ impl Executor {
             },
             Action::Tool { name, args } => {
                 let args = self.map_args(args);
-                let out = self.tool(name, &args);
+                self.files.take_refusal();
+                let mut out = self.tool(name, &args);
+                if let Some(path) = self.files.take_refusal() {
+                    out = ToolOutput::error(format!(
+                        "[trajscope: refused: {path} is outside the workspace {}; {name} may only read and write files inside it]",
+                        self.paths.actual_root()
+                    ));
+                }
                 let mut obs = Observation::tool(out, name);
                 if self.dialect.agent == Agent::Llama && name == "finish" {
                     obs.submitted = Some(String::new());
@@ -423,6 +451,14 @@ impl Executor {
             (Agent::Llama, _) => self.llama.call(files, name, args),
             _ => ToolOutput::error(format!("No such tool available: {name}")),
         }
+    }
+}
+
+fn scratch_paths(ws: &Workspace, recorded_root: Option<&str>) -> PathMap {
+    let actual = ws.root().to_string_lossy().into_owned();
+    match recorded_root {
+        Some(r) => PathMap::new(r, actual),
+        None => PathMap::identity(actual),
     }
 }
 

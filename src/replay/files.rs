@@ -3,6 +3,11 @@
 //! `docker exec`-style call of a standard tool (`cat`, `find`, `realpath`).
 //!
 //! Paths are absolute, as the machine (or container) sees them: path mapping happens before.
+//! On this machine the tools get [`Confined`] files: nothing outside the scratch copy.
+
+mod confined;
+
+pub use confined::Confined;
 
 use std::io::{self, Write};
 use std::process::{Command, Stdio};
@@ -31,6 +36,12 @@ pub trait Files {
     /// Everything below `dir` (not `dir` itself), not following symlinks, sorted by path.
     fn walk(&self, dir: &str, max_depth: Option<usize>) -> io::Result<Vec<Entry>>;
     fn realpath(&self, path: &str) -> io::Result<String>;
+
+    /// The first path refused since the last call, when these files refuse some
+    /// ([`Confined`]).
+    fn take_refusal(&self) -> Option<String> {
+        None
+    }
 
     fn exists(&self, path: &str) -> bool {
         self.kind(path).is_ok()

@@ -58,6 +58,8 @@ pub struct LiveStep {
     pub failed: bool,
     pub usage: Usage,
     pub duration_s: Option<f64>,
+    /// The answer was written by hand (`--edit-answer`), not the model's.
+    pub edited: bool,
 }
 
 impl LiveStep {
@@ -74,6 +76,7 @@ impl LiveStep {
             failed: false,
             usage: Usage::default(),
             duration_s: None,
+            edited: false,
         }
     }
 }
@@ -183,6 +186,37 @@ impl ForkWriter {
         self.fork.warnings.push(warning.into());
     }
 
+    /// Sets the live conversation before any live step (the context the first request
+    /// sends) and writes the fork, so that even a run whose first request fails leaves a
+    /// native copy holding the replayed prefix.
+    pub fn start_conversation(&mut self, context: Vec<Message>) -> Result<(), ForkError> {
+        self.conversation.clear();
+        for message in context {
+            let id = self.fork.push_message(message);
+            self.conversation.push(id);
+        }
+        self.write()
+    }
+
+    /// Records why the live part ended (`status` and the reason, already free of keys):
+    /// under the fork's settings (`ended`), and as a warning when it is a failure.
+    pub fn record_end(&mut self, status: &str, detail: &str) {
+        if let Some(settings) = self
+            .fork
+            .fork
+            .as_mut()
+            .and_then(|o| o.settings.as_object_mut())
+        {
+            settings.insert(
+                "ended".into(),
+                serde_json::json!({"status": status, "detail": detail}),
+            );
+        }
+        if matches!(status, "BackendError" | "EnvironmentError" | "Cancelled") {
+            self.warn(format!("the live run ended: {status}: {detail}"));
+        }
+    }
+
     /// Records how the run ended and writes the fork.
     pub fn finish(
         &mut self,
@@ -232,6 +266,7 @@ impl ForkWriter {
             usage: live.usage,
             duration_s: live.duration_s,
             context: Some(context),
+            edited: live.edited,
             ..Step::default()
         });
     }

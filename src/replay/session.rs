@@ -9,8 +9,9 @@ use super::agent::{AgentLoop, LoopLimits};
 use super::driver::{LiveOutcome, Progress, RequestStats, request_for, resample, run_live};
 use super::fork::{ForkError, ForkWriter, LiveStep};
 use super::input::{StepInput, tools_used};
+use super::sandbox::{Bubblewrap, Policy};
 use super::{
-    Action, Dialect, ExecError, Executor, Limits, PrefixOptions, PrefixReport, Sandbox,
+    Action, CopyKind, Dialect, ExecError, Executor, Limits, PrefixOptions, PrefixReport, Sandbox,
     StepOutcome, StepReplay, Workspace, WorkspaceError, detect_root, parse_answer,
 };
 use crate::backend::{Backend, CancellationToken, Completion, Sampling};
@@ -65,10 +66,23 @@ pub enum Environment {
     Container(String),
 }
 
+/// How a scratch copy's commands are contained (a container brings its own).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Isolation {
+    /// Under bubblewrap ([`Bubblewrap::find`] checked that it works here).
+    Bubblewrap { bwrap: Bubblewrap, policy: Policy },
+    /// On this machine as the user (`--no-sandbox`).
+    Unprotected,
+}
+
 /// How a continued run goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ContinueOptions {
     pub environment: Environment,
+    pub isolation: Isolation,
+    /// Step k's answer, written by hand (`--edit-answer`): executed instead of asking the
+    /// model, then the model continues.
+    pub edited_answer: Option<Message>,
     /// Where the log says the repository was (detected from the log when not given).
     pub recorded_root: Option<String>,
     pub limits: LoopLimits,
@@ -108,12 +122,28 @@ pub async fn continue_run(
         Environment::Container(prefix) => Sandbox::Container {
             launcher: prefix.split_whitespace().map(String::from).collect(),
         },
-        Environment::Workspace(path) => Sandbox::Scratch(Workspace::create(path).map_err(
-            |source| SessionError::Workspace {
-                path: path.clone(),
-                source,
-            },
-        )?),
+        Environment::Workspace(path) => {
+            let workspace =
+                Workspace::create(path).map_err(|source| SessionError::Workspace {
+                    path: path.clone(),
+                    source,
+                })?;
+            match &options.isolation {
+                Isolation::Bubblewrap { bwrap, policy } => {
+                    // A shared clone borrows the objects of the repository it came from.
+                    let readable: Vec<PathBuf> = match workspace.kind() {
+                        CopyKind::Git { .. } => vec![workspace.source().to_path_buf()],
+                        CopyKind::Copy { .. } => Vec::new(),
+                    };
+                    let launcher = bwrap.launcher(workspace.root(), &readable, policy);
+                    Sandbox::Isolated {
+                        workspace,
+                        launcher,
+                    }
+                }
+                Isolation::Unprotected => Sandbox::Scratch(workspace),
+            }
+        }
     };
     let mut executor = Executor::new(dialect.clone(), sandbox, root.as_deref(), Limits::default())?;
     let environment = executor.describe();
@@ -148,6 +178,9 @@ pub async fn continue_run(
         );
     }
     let mut writer = ForkWriter::create(t, step, origin(t, step, backend, settings), "continue")?;
+    // Until a live step is written, the fork's conversation is what step k was sent: a run
+    // that fails at once still leaves the replayed prefix in the agent's own shape.
+    writer.start_conversation(input.messages.clone())?;
     on(SessionEvent::Fork(writer.path()));
     if let Some(d) = prefix.first_divergence {
         writer.warn(format!(
@@ -161,6 +194,7 @@ pub async fn continue_run(
         &tools,
         &mut executor,
         &mut writer,
+        options.edited_answer.clone(),
         cancel,
         &mut |p| on(SessionEvent::Live(p)),
     )
@@ -225,6 +259,7 @@ pub async fn resample_one(
         object.insert("adaptations".into(), json!(prepared.adaptations));
     }
     let mut writer = ForkWriter::create(t, step, origin(t, step, backend, settings), "resample")?;
+    writer.start_conversation(input.messages.clone())?;
     on(SessionEvent::Fork(writer.path()));
     let result = resample(backend, &request, cancel, &mut |p| {
         on(SessionEvent::Live(p))
@@ -243,7 +278,11 @@ pub async fn resample_one(
     };
     let answer = completion.to_message();
     let mut live = LiveStep::new(input.messages.clone(), answer.clone());
-    let (action, same) = parsed_action(&dialect, &answer, recorded_action.as_deref());
+    let (action, same) = match &error {
+        // No answer came: there is nothing to parse, and it is not the model's format error.
+        Some(_) if !completion.has_content() => (format!("(no answer: {status})"), None),
+        _ => parsed_action(&dialect, &answer, recorded_action.as_deref()),
+    };
     live.thought = answer
         .content
         .split("```")
@@ -261,6 +300,9 @@ pub async fn resample_one(
     live.duration_s = Some(completion.timing.total_s);
     if completion.has_content() || error.is_none() {
         writer.push_step(live)?;
+    }
+    if let Some(e) = &error {
+        writer.record_end(status, e);
     }
     writer.finish(status, None)?;
     Ok(Sample {

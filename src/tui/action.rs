@@ -105,6 +105,7 @@ actions! {
     Increase => "increase", "the next value of this field";
     Decrease => "decrease", "the previous value of this field";
     EditContext => "edit_context", "edit the context sent at this step in $EDITOR (JSON messages)";
+    EditAnswer => "edit_answer", "write this step's answer yourself in $EDITOR: continue runs it instead of asking the model";
     Yes => "yes", "yes: run it";
     No => "no", "no: back to the form";
 

@@ -76,7 +76,9 @@ impl Config {
             ..RuleOptions::default()
         });
         config.rules = compile(set, &mut config.problems);
+        let sandbox = config.replay.sandbox.clone();
         config.replay = super::state::replay::ReplaySetup::load(crate::backend::AdHoc::default());
+        config.replay.sandbox = sandbox;
         config
     }
 
@@ -142,10 +144,22 @@ impl Config {
             }
             None => Options::default(),
         };
+        let mut replay = super::state::replay::ReplaySetup::default();
+        match table.get("replay") {
+            Some(toml::Value::Table(t)) => {
+                replay.sandbox = super::state::replay::SandboxDefaults::parse(
+                    t,
+                    &origin_name,
+                    &mut problems,
+                );
+            }
+            Some(_) => problems.push(format!("{origin_name}: `replay` must be a table")),
+            None => {}
+        }
         for key in table.keys() {
-            if !["keymap", "theme", "options"].contains(&key.as_str()) {
+            if !["keymap", "theme", "options", "replay"].contains(&key.as_str()) {
                 problems.push(format!(
-                    "{origin_name}: unknown entry `{key}` (known: theme, keymap, options)"
+                    "{origin_name}: unknown entry `{key}` (known: theme, keymap, options, replay)"
                 ));
             }
         }
@@ -154,6 +168,7 @@ impl Config {
             theme,
             options,
             problems,
+            replay,
             ..Config::default()
         }
     }

@@ -91,6 +91,14 @@ pub struct ReplayRequest {
     pub samples: usize,
     pub max_steps: usize,
     pub workspace: PathBuf,
+    /// Continue: the commands run under bubblewrap (off: unprotected, as `--no-sandbox`).
+    pub sandbox: bool,
+    /// Continue: the sandbox shares the network (`--network`).
+    pub network: bool,
+    /// Continue: more read-only paths in the sandbox (`--bind`).
+    pub binds: Vec<PathBuf>,
+    /// Continue: step k's answer as the user wrote it (run instead of asking the model).
+    pub edited_answer: Option<crate::model::Message>,
     pub cancel: CancellationToken,
 }
 

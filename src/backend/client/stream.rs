@@ -24,6 +24,9 @@ pub struct CompletionStream {
     pending: Option<Failure>,
     completion: Completion,
     finished: bool,
+    /// Streamed text and reasoning not shown yet: they may end with the start of the key.
+    held_text: String,
+    held_reasoning: String,
 }
 
 impl std::fmt::Debug for CompletionStream {
@@ -49,6 +52,8 @@ impl CompletionStream {
             pending: None,
             completion: Completion::default(),
             finished: false,
+            held_text: String::new(),
+            held_reasoning: String::new(),
         };
         stream.accept(response);
         Ok(stream)
@@ -73,6 +78,10 @@ impl CompletionStream {
     pub async fn next(&mut self) -> Result<Option<StreamEvent>, BackendError> {
         loop {
             if let Some(event) = self.queue.pop_front() {
+                // Everything the server sends is scrubbed of the key, the answer included.
+                let Some(event) = self.redact(event) else {
+                    continue;
+                };
                 if event.is_content() && self.completion.timing.first_token_s.is_none() {
                     self.completion.timing.first_token_s =
                         Some(self.call.started.elapsed().as_secs_f64());
@@ -85,6 +94,10 @@ impl CompletionStream {
                 continue;
             }
             if self.finished {
+                if let Some(event) = self.flush_held() {
+                    self.completion.apply(&event);
+                    return Ok(Some(event));
+                }
                 self.stamp();
                 return Ok(None);
             }
@@ -92,6 +105,57 @@ impl CompletionStream {
                 self.pending = Some(failure);
             }
         }
+    }
+
+    /// `event` without the key; `None` while its text is held back.
+    fn redact(&mut self, event: StreamEvent) -> Option<StreamEvent> {
+        let backend = &self.call.backend;
+        let event = match event {
+            StreamEvent::TextDelta { text } => {
+                self.held_text.push_str(&text);
+                StreamEvent::TextDelta {
+                    text: backend.release(&mut self.held_text),
+                }
+            }
+            StreamEvent::ReasoningDelta { text } => {
+                self.held_reasoning.push_str(&text);
+                StreamEvent::ReasoningDelta {
+                    text: backend.release(&mut self.held_reasoning),
+                }
+            }
+            StreamEvent::ToolCallDelta { index, arguments } => StreamEvent::ToolCallDelta {
+                index,
+                arguments: backend.scrub(&arguments),
+            },
+            StreamEvent::ToolCallDone { index, mut call } => {
+                call.arguments = backend.scrub(&call.arguments);
+                call.name = backend.scrub(&call.name);
+                StreamEvent::ToolCallDone { index, call }
+            }
+            other => other,
+        };
+        match &event {
+            StreamEvent::TextDelta { text } | StreamEvent::ReasoningDelta { text }
+                if text.is_empty() =>
+            {
+                None
+            }
+            _ => Some(event),
+        }
+    }
+
+    /// The text still held back once the stream is complete.
+    fn flush_held(&mut self) -> Option<StreamEvent> {
+        let backend = &self.call.backend;
+        if !self.held_text.is_empty() {
+            let text = backend.flush(&mut self.held_text);
+            return Some(StreamEvent::TextDelta { text });
+        }
+        if !self.held_reasoning.is_empty() {
+            let text = backend.flush(&mut self.held_reasoning);
+            return Some(StreamEvent::ReasoningDelta { text });
+        }
+        None
     }
 
     /// Reads the whole answer.
@@ -131,6 +195,8 @@ impl CompletionStream {
         match self.call.open().await {
             Ok(response) => {
                 self.completion = Completion::default();
+                self.held_text.clear();
+                self.held_reasoning.clear();
                 self.accept(response);
                 Ok(())
             }
@@ -230,6 +296,10 @@ impl CompletionStream {
         self.finished = true;
         self.response = None;
         self.queue.clear();
+        // What was held back belongs to the partial answer a fork records.
+        while let Some(event) = self.flush_held() {
+            self.completion.apply(&event);
+        }
         self.stamp();
         error
     }

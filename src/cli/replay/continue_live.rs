@@ -3,7 +3,7 @@
 //! the live agent loop from step k (`trajscope::replay::session::continue_run`); an outcome
 //! table across runs.
 
-use super::Args;
+use super::{Args, confirm, edit};
 use super::report::{
     context_label, excerpt, first_divergence, json_summary, matcher, print_paths, reload,
     rules_fired,
@@ -21,7 +21,7 @@ use trajscope::replay::agent::LoopLimits;
 use trajscope::replay::driver::Progress;
 use trajscope::replay::input::StepInput;
 use trajscope::replay::session::{
-    ContinueOptions, Environment, ReplayPoint, SessionEvent, continue_run,
+    ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run,
 };
 
 pub async fn run(
@@ -38,9 +38,30 @@ pub async fn run(
             "--continue runs the agent's actions: give --workspace PATH (the repository at its starting state) or --exec-prefix 'docker exec -i NAME'"
         ),
     };
+    let isolation = match &environment {
+        Environment::Workspace(_) => confirm::isolation(args)?,
+        // The container is the sandbox.
+        Environment::Container(_) => Isolation::Unprotected,
+    };
+    let edited_answer = if args.edit_answer {
+        Some(edit::edit_answer(t, args.step)?)
+    } else {
+        None
+    };
+    let lines = confirm::summary(
+        args,
+        t,
+        &environment,
+        &isolation,
+        backends,
+        edited_answer.as_ref(),
+    );
+    confirm::ask(args, &lines)?;
     let n = args.resample.unwrap_or(1).max(1);
     let options = ContinueOptions {
         environment,
+        isolation,
+        edited_answer,
         recorded_root: args.recorded_root.clone(),
         limits: LoopLimits {
             max_steps: args.max_steps,
@@ -196,6 +217,9 @@ fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, f
         }
         SessionEvent::Live(Progress::Step(step)) => {
             println!();
+            if step.edited {
+                println!("  (your edited answer, run instead of the model's)");
+            }
             if !step.action.is_empty() {
                 println!("  $ {}", step.action.lines().next().unwrap_or(""));
             }

@@ -192,3 +192,45 @@ fn container_mode_runs_through_the_launcher() {
     );
     assert!(matches!(err, Err(ExecError::NoRoot)));
 }
+
+#[test]
+fn native_tools_refuse_paths_outside_the_workspace() {
+    let repo = git_repo();
+    let mut ex = executor(Agent::OpenHands, repo.path(), "/testbed");
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("x.txt");
+    let args = json!({"command": "create", "path": outside.to_string_lossy(), "file_text": "pwned"});
+    let call = Action::Tool {
+        name: "str_replace_editor".into(),
+        args: args.as_object().unwrap().clone(),
+    };
+    let obs = ex.execute(&call).unwrap();
+    assert!(obs.is_error, "{}", obs.text);
+    assert!(!outside.exists());
+    assert_eq!(
+        obs.text,
+        format!(
+            "[trajscope: refused: {} is outside the workspace /testbed; str_replace_editor may only read and write files inside it]",
+            outside.display()
+        )
+    );
+    // `..` out of the recorded root is refused the same way; inside it still works.
+    let args = json!({"command": "create", "path": "/testbed/../escaped.txt", "file_text": "x"});
+    let obs = ex
+        .execute(&Action::Tool {
+            name: "str_replace_editor".into(),
+            args: args.as_object().unwrap().clone(),
+        })
+        .unwrap();
+    assert!(obs.text.contains("is outside the workspace"), "{}", obs.text);
+    let args = json!({"command": "create", "path": "/testbed/new.py", "file_text": "x = 1\n"});
+    let obs = ex
+        .execute(&Action::Tool {
+            name: "str_replace_editor".into(),
+            args: args.as_object().unwrap().clone(),
+        })
+        .unwrap();
+    assert!(!obs.is_error, "{}", obs.text);
+    let root = ex.workspace().unwrap().root().to_path_buf();
+    assert!(root.join("new.py").exists());
+}

@@ -9,8 +9,10 @@ use crate::model::TrajectorySummary;
 use crate::replay::StepOutcome;
 use crate::replay::agent::LoopLimits;
 use crate::replay::driver::Progress;
+use crate::replay::sandbox::{Bubblewrap, Policy, UNPROTECTED};
 use crate::replay::session::{
-    ContinueOptions, Environment, ReplayPoint, SessionEvent, continue_run, resample_one,
+    ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run,
+    resample_one,
 };
 use crate::tui::effect::ReplayRequest;
 use crate::tui::msg::{Msg, ReplayMsg};
@@ -147,8 +149,26 @@ async fn continue_live(
 ) -> (String, Option<String>) {
     let job = request.job;
     let first = request.step;
+    let isolation = if request.sandbox {
+        let policy = Policy {
+            network: request.network,
+            binds: request.binds.clone(),
+        };
+        match Bubblewrap::find(&policy) {
+            Ok(bwrap) => Isolation::Bubblewrap { bwrap, policy },
+            Err(e) => return ("nothing ran".into(), Some(e.to_string())),
+        }
+    } else {
+        say(ReplayMsg::Log {
+            job,
+            line: format!("warning: {UNPROTECTED}"),
+        });
+        Isolation::Unprotected
+    };
     let options = ContinueOptions {
         environment: Environment::Workspace(request.workspace.clone()),
+        isolation,
+        edited_answer: request.edited_answer.clone(),
         recorded_root: None,
         limits: LoopLimits {
             max_steps: request.max_steps,

@@ -18,6 +18,49 @@ pub struct ReplaySetup {
     pub workspace: Option<PathBuf>,
     /// `backends.toml`, or why it could not be read.
     pub file: Option<Result<BackendsFile, String>>,
+    /// The confirmation's defaults for a continued run (`[replay]` in config.toml).
+    pub sandbox: SandboxDefaults,
+}
+
+/// `[replay]` in config.toml: `sandbox = true`, `network = false`, `binds = ["/opt/x"]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandboxDefaults {
+    pub sandbox: bool,
+    pub network: bool,
+    pub binds: Vec<PathBuf>,
+}
+
+impl Default for SandboxDefaults {
+    fn default() -> SandboxDefaults {
+        SandboxDefaults {
+            sandbox: true,
+            network: false,
+            binds: Vec::new(),
+        }
+    }
+}
+
+impl SandboxDefaults {
+    /// From the `[replay]` table; a wrong entry is reported in `problems` and left default.
+    pub fn parse(table: &toml::Table, origin: &str, problems: &mut Vec<String>) -> SandboxDefaults {
+        let mut out = SandboxDefaults::default();
+        for (key, value) in table {
+            match (key.as_str(), value) {
+                ("sandbox", toml::Value::Boolean(b)) => out.sandbox = *b,
+                ("network", toml::Value::Boolean(b)) => out.network = *b,
+                ("binds", toml::Value::Array(items)) => {
+                    out.binds = items
+                        .iter()
+                        .filter_map(|i| i.as_str().map(PathBuf::from))
+                        .collect();
+                }
+                _ => problems.push(format!(
+                    "{origin}: [replay] {key}: expected sandbox = true|false, network = true|false or binds = [\"PATH\", …]"
+                )),
+            }
+        }
+        out
+    }
 }
 
 impl ReplaySetup {
@@ -27,6 +70,7 @@ impl ReplaySetup {
             ad_hoc,
             workspace: None,
             file: Some(BackendsFile::load_default().map_err(|e| e.to_string())),
+            sandbox: SandboxDefaults::default(),
         }
     }
 
@@ -94,17 +138,23 @@ pub enum Field {
     Samples,
     MaxSteps,
     Workspace,
+    Sandbox,
+    Network,
     Context,
+    Answer,
 }
 
 impl Field {
-    pub const ALL: [Field; 6] = [
+    pub const ALL: [Field; 9] = [
         Field::Backend,
         Field::Mode,
         Field::Samples,
         Field::MaxSteps,
         Field::Workspace,
+        Field::Sandbox,
+        Field::Network,
         Field::Context,
+        Field::Answer,
     ];
 
     pub fn label(self) -> &'static str {
@@ -114,7 +164,10 @@ impl Field {
             Field::Samples => "samples",
             Field::MaxSteps => "max steps",
             Field::Workspace => "workspace",
+            Field::Sandbox => "sandbox",
+            Field::Network => "network",
             Field::Context => "context",
+            Field::Answer => "answer",
         }
     }
 
@@ -122,7 +175,13 @@ impl Field {
     pub fn applies(self, mode: Mode) -> bool {
         match self {
             Field::Samples => mode == Mode::Resample,
-            Field::MaxSteps | Field::Workspace => mode == Mode::Continue,
+            Field::MaxSteps
+            | Field::Workspace
+            | Field::Sandbox
+            | Field::Network
+            | Field::Answer => {
+                mode == Mode::Continue
+            }
             _ => true,
         }
     }
@@ -173,6 +232,16 @@ pub struct ReplayPanel {
     pub samples: usize,
     pub max_steps: usize,
     pub workspace: String,
+    /// Continue: run the commands under bubblewrap (config `[replay] sandbox`, default on).
+    pub sandbox: bool,
+    /// Continue: let them reach the network (config `[replay] network`, default off).
+    pub network: bool,
+    /// Continue: more read-only paths in the sandbox (config `[replay] binds`).
+    pub binds: Vec<PathBuf>,
+    /// Continue: step k's answer as the user rewrote it (`a`), run instead of the model's.
+    pub edited_answer: Option<crate::model::Message>,
+    /// The editor open for the answer (not the context): where its text goes back.
+    pub editing_answer: bool,
     pub field: Field,
     pub phase: Phase,
     /// Lines above the blocks: the environment, the replayed prefix.

@@ -5,6 +5,7 @@
 use super::compare;
 use crate::backend::CancellationToken;
 use crate::model::TrajectorySummary;
+use crate::replay::edit::answer::{answer_text, apply_answer_edit, recorded_answer};
 use crate::replay::edit::{apply_edit, edit_text};
 use crate::replay::input::context_at;
 use crate::tui::action::Action;
@@ -69,6 +70,11 @@ pub fn open(state: &mut State) {
             .as_ref()
             .map(|w| w.display().to_string())
             .unwrap_or_default(),
+        sandbox: state.replay_setup.sandbox.sandbox,
+        network: state.replay_setup.sandbox.network,
+        binds: state.replay_setup.sandbox.binds.clone(),
+        edited_answer: None,
+        editing_answer: false,
         field: Field::Backend,
         phase: Phase::Form,
         log: Vec::new(),
@@ -126,12 +132,14 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             change(p, action == Action::Increase);
         }
         (Phase::Form, Action::EditContext) => edit(state, fx),
+        (Phase::Form, Action::EditAnswer) => edit_answer(state, fx),
         (Phase::Form, Action::Confirm) => match p.field {
             Field::Workspace => {
                 let initial = p.workspace.clone();
                 state.prompt = Some(Prompt::new(PromptKind::Workspace, &initial));
             }
             Field::Context => edit(state, fx),
+            Field::Answer => edit_answer(state, fx),
             _ => ask(state, problem, fx),
         },
         (Phase::Form, Action::Start) => ask(state, problem, fx),
@@ -168,6 +176,8 @@ fn change(p: &mut ReplayPanel, up: bool) {
         }
         Field::Samples => p.samples = step(p.samples, MAX_SAMPLES),
         Field::MaxSteps => p.max_steps = step(p.max_steps, MAX_STEPS),
+        Field::Sandbox => p.sandbox = !p.sandbox,
+        Field::Network => p.network = !p.network,
         _ => {}
     }
 }
@@ -191,6 +201,28 @@ fn edit(state: &mut State, fx: &mut Vec<Effect>) {
         }),
         Err(e) => p.error = Some(e.clone()),
     }
+}
+
+/// `a` (or Enter on the answer row): step k's answer in `$EDITOR`, from the recorded one (or
+/// the last edit); a continued run executes it instead of asking the model.
+fn edit_answer(state: &mut State, fx: &mut Vec<Effect>) {
+    let Some(p) = panel(state) else {
+        return;
+    };
+    let answer = p
+        .edited_answer
+        .clone()
+        .unwrap_or_else(|| recorded_answer(&p.trajectory, p.step));
+    p.editing_answer = true;
+    let suffix = if answer.tool_calls.is_empty() {
+        "md"
+    } else {
+        "json"
+    };
+    fx.push(Effect::EditContext {
+        text: answer_text(&answer),
+        name: format!("answer-step-{}.{suffix}", p.step),
+    });
 }
 
 /// Start, or for a continued run ask first: nothing may run in the workspace unconfirmed.
@@ -239,6 +271,10 @@ fn start(state: &mut State, fx: &mut Vec<Effect>) {
         samples: p.samples,
         max_steps: p.max_steps,
         workspace: p.workspace.clone().into(),
+        sandbox: p.sandbox,
+        network: p.network,
+        binds: p.binds.clone(),
+        edited_answer: p.edited_answer.clone(),
         cancel: cancel.clone(),
     })));
     p.phase = Phase::Running {
@@ -322,6 +358,7 @@ fn edited(state: &mut State, result: Result<String, String>) {
     let Some(p) = panel(state) else {
         return;
     };
+    let answer = std::mem::take(&mut p.editing_answer);
     let text = match result {
         Ok(text) => text,
         Err(e) => {
@@ -329,6 +366,17 @@ fn edited(state: &mut State, result: Result<String, String>) {
             return;
         }
     };
+    if answer {
+        let original = recorded_answer(&p.trajectory, p.step);
+        match apply_answer_edit(&original, &text) {
+            Ok(message) => {
+                p.edited_answer = Some(message);
+                p.error = None;
+            }
+            Err(e) => p.error = Some(e.to_string()),
+        }
+        return;
+    }
     let Ok(input) = &p.input else {
         return;
     };

@@ -113,8 +113,54 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                 2 => "step 1 replayed there first".to_string(),
                 k => format!("steps 1-{} replayed there first", k - 1),
             };
+            let sandbox = if p.sandbox {
+                let mut s = format!(
+                    "Sandbox: bubblewrap · writable: the scratch copy only · home hidden · network {}",
+                    if p.network { "ON" } else { "off" }
+                );
+                if !p.binds.is_empty() {
+                    let binds: Vec<String> =
+                        p.binds.iter().map(|b| b.display().to_string()).collect();
+                    s.push_str(&format!(" · read-only: {}", binds.join(" ")));
+                }
+                s
+            } else {
+                "NO SANDBOX: the commands run as you, with your files, network and environment"
+                    .to_string()
+            };
+            let style = if p.sandbox { Role::Text } else { Role::StatusError };
+            push_wrapped(&mut lines, &sandbox, width, theme.style(style));
+            let planned = crate::replay::plan(
+                &p.trajectory,
+                &crate::replay::Dialect::of(&p.trajectory),
+                p.step,
+            );
+            let acting: Vec<_> = planned.iter().filter(|s| s.needs_repository).collect();
+            let mut commands = acting
+                .iter()
+                .take(3)
+                .map(|s| format!("{}: {}", s.step, s.action.lines().next().unwrap_or("")))
+                .collect::<Vec<_>>()
+                .join(" · ");
+            if acting.len() > 3 {
+                commands.push_str(&format!(" · … {} more", acting.len() - 3));
+            }
+            if !commands.is_empty() {
+                push_wrapped(
+                    &mut lines,
+                    &format!("First commands: {commands}"),
+                    width,
+                    theme.style(Role::Dim),
+                );
+            }
+            let answer = if p.edited_answer.is_some() {
+                format!(", your edited answer at step {}", p.step)
+            } else {
+                String::new()
+            };
             let question = format!(
-                "({prefix}, then up to {} live steps with {}). Run it? y/n",
+                "({prefix}: {} recorded steps re-run{answer}, then up to {} live steps with {}). Run it? y/n",
+                acting.len(),
                 p.max_steps,
                 p.backend_name().unwrap_or("?")
             );
@@ -179,6 +225,29 @@ fn field_value(p: &ReplayPanel, field: Field) -> (String, String) {
                 p.workspace.clone()
             },
             "enter: type the repository path (at its starting state)".into(),
+        ),
+        Field::Sandbox => (
+            format!("‹ {} ›", if p.sandbox { "bubblewrap" } else { "none" }),
+            if p.sandbox {
+                "only the scratch copy is writable; home, /tmp, network hidden".into()
+            } else {
+                "commands run as you, unprotected".into()
+            },
+        ),
+        Field::Network => (
+            format!("‹ {} ›", if p.network { "on" } else { "off" }),
+            "whether sandboxed commands may reach the network".into(),
+        ),
+        Field::Answer => (
+            match &p.edited_answer {
+                Some(a) => {
+                    let first = a.content.lines().find(|l| !l.trim().is_empty());
+                    let first: String = first.unwrap_or("(tool calls)").chars().take(48).collect();
+                    format!("edited: {first}")
+                }
+                None => "the model's".into(),
+            },
+            "enter or a: write this step's answer yourself; it runs instead".into(),
         ),
         Field::Context => (
             if p.edited { "edited" } else { "as recorded" }.into(),
