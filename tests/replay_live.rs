@@ -109,7 +109,7 @@ fn continuing_from_step_3_replays_the_prefix_then_the_model_acts() {
     let out = trajscope(dir.path())
         .arg("replay")
         .arg(&parent)
-        .args(["--step", "3", "--continue", "--workspace"])
+        .args(["--step", "3", "--continue", "--yes", "--workspace"])
         .arg(&workspace)
         .args(["--base-url", &url, "--model", "smollm2"])
         .args([

@@ -241,14 +241,14 @@ fn a_failing_server_is_reported_in_the_panel_and_the_fork_says_so() {
 }
 
 fn tools_ok() -> bool {
-    let ok = ["bash", "git"].iter().all(|p| {
+    let ok = ["bash", "git", "bwrap"].iter().all(|p| {
         std::process::Command::new(p)
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
     });
     if !ok {
-        eprintln!("skipping: bash and git are needed for the scratch copy");
+        eprintln!("skipping: bash, git and bwrap are needed for the sandboxed scratch copy");
     }
     ok
 }
@@ -282,6 +282,11 @@ fn continue_asks_first_then_replays_and_acts() {
         samples().join("repo").display().to_string()
     );
     assert!(text.contains("Run it? y/n"), "{text}");
+    // The question says where and how it runs, and what runs first.
+    assert!(text.contains("Sandbox: bubblewrap"), "{text}");
+    assert!(text.contains("network off"), "{text}");
+    assert!(text.contains("First commands: 1: "), "{text}");
+    assert!(text.contains("1 recorded steps re-run"), "{text}");
     assert!(server.requests().is_empty() && forks_in(&run).is_empty());
     keys(&mut h, "y");
     let text = h.text();
@@ -310,6 +315,8 @@ fn continue_asks_first_then_replays_and_acts() {
         fork.steps[1]
     );
     assert!(fork.exit_status.is_some());
+    let environment = fork.fork.as_ref().unwrap().settings["environment"].to_string();
+    assert!(environment.contains("sandbox: bubblewrap"), "{environment}");
 }
 
 #[test]

@@ -219,7 +219,9 @@ impl Bubblewrap {
             "writable: the scratch copy only".to_string(),
             format!(
                 "read-only: the rest of /; hidden (empty): /tmp /var/tmp /run /home /root{}",
-                home.map(|h| format!(" {}", h.display())).unwrap_or_default()
+                home.filter(|h| !HIDDEN.iter().any(|d| h == Path::new(d)))
+                    .map(|h| format!(" {}", h.display()))
+                    .unwrap_or_default()
             ),
             format!(
                 "read-only from the home: {}",

@@ -612,6 +612,45 @@ mod tests {
     }
 
     #[test]
+    fn the_sandbox_choices_and_an_edited_answer_reach_the_request() {
+        let mut state = opened();
+        state.replay_setup.sandbox.binds = vec!["/opt/tools".into()];
+        press(&mut state, "jr");
+        assert!(panel(&state).sandbox && !panel(&state).network);
+        // mode → continue; the workspace; then the sandbox row off and on, the network on.
+        press(&mut state, "jl");
+        press(&mut state, "jj<CR>/tmp/repo<CR>");
+        press(&mut state, "jhljl");
+        assert!(panel(&state).sandbox, "toggled twice");
+        assert!(panel(&state).network);
+        let effects = press(&mut state, "a");
+        let Some(text) = effects.iter().find_map(|e| match e {
+            Effect::EditContext { text, name } if name.starts_with("answer-step-") => Some(text),
+            _ => None,
+        }) else {
+            panic!("{effects:?}")
+        };
+        assert!(!text.is_empty());
+        let mine = "THOUGHT: by hand\n\n```bash\necho mine\n```".to_string();
+        send(&mut state, Msg::Replay(ReplayMsg::Edited(Ok(mine.clone()))));
+        assert_eq!(
+            panel(&state).edited_answer.as_ref().map(|m| m.content.as_str()),
+            Some(mine.as_str())
+        );
+        // The context was not touched by the answer's edit.
+        assert!(!panel(&state).edited);
+        press(&mut state, "s");
+        let effects = press(&mut state, "y");
+        let request = requests(&effects)[0];
+        assert!(request.sandbox && request.network);
+        assert_eq!(request.binds, vec![std::path::PathBuf::from("/opt/tools")]);
+        assert_eq!(
+            request.edited_answer.as_ref().map(|m| m.content.as_str()),
+            Some(mine.as_str())
+        );
+    }
+
+    #[test]
     fn without_a_backend_the_panel_says_so() {
         let mut state = opened();
         state.replay_setup.ad_hoc = AdHoc::default();

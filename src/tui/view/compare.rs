@@ -125,6 +125,8 @@ fn mark(pair: &AlignedPair) -> (&'static str, Role) {
 
 fn cell(t: &Trajectory, step: Option<usize>, width: usize) -> String {
     let text = match step.and_then(|k| t.step(k)) {
+        // A replay fork's step written by hand (`--edit-answer`) says so beside the original.
+        Some(s) if s.edited => format!("{:>3} ✎ edited: {}", s.index, one_line(s.summary(), 200)),
         Some(s) => format!("{:>3} {}", s.index, one_line(s.summary(), 200)),
         None => String::new(),
     };
