@@ -77,7 +77,7 @@ fn replay(s: &Setup, url: &str, extra: &[&str]) -> Command {
         .arg(&s.parent)
         .args(["--continue", "--workspace"])
         .arg(&s.workspace)
-        .args(["--base-url", url, "--model", "m", "--max-steps", "1"])
+        .args(["--base-url", url, "--model", "m"])
         .args(extra)
         .stdin(Stdio::null());
     cmd
@@ -142,7 +142,7 @@ async fn what_a_live_action_tries_to_escape_with_is_contained() {
         outside = outside.display(),
     );
     let server = Loopback::start(vec![answer(&command)]).await;
-    let out = replay(&s, &server.base_url, &["--step", "1", "--yes", "--json"])
+    let out = replay(&s, &server.base_url, &["--step", "1", "--yes", "--max-steps", "1", "--json"])
         .env("TRAJSCOPE_TEST_SECRET", "do-not-leak-0123456789")
         .env("HOME", &home)
         .output()
@@ -225,7 +225,7 @@ fn without_a_terminal_and_without_yes_it_asks_and_refuses() {
 async fn no_sandbox_warns_what_is_unprotected() {
     let s = setup();
     let server = Loopback::start(vec![answer("echo unprotected-run")]).await;
-    let out = replay(&s, &server.base_url, &["--step", "1", "--yes", "--no-sandbox", "--json"])
+    let out = replay(&s, &server.base_url, &["--step", "1", "--yes", "--no-sandbox", "--max-steps", "1", "--json"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -310,7 +310,7 @@ async fn a_backend_failure_before_any_live_step_leaves_a_fork_that_says_why() {
     let out = replay(
         &s,
         &server.base_url,
-        &["--step", "3", "--yes", "--api-key-env", "TS_TEST_KEY", "--json"],
+        &["--step", "3", "--yes", "--api-key-env", "TS_TEST_KEY", "--max-steps", "1", "--json"],
     )
     .env("TS_TEST_KEY", key)
     .output()
