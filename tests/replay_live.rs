@@ -2,8 +2,8 @@
 //! llama-cpp-python, started by `scripts/live-model.sh`; `.ci/run` does it):
 //!
 //! - resampling step 3 of the mini-swe-agent sample writes a fork that loads;
-//! - `--continue --workspace <the sample repository>` replays steps 1-2 without divergence,
-//!   then the live model acts until it submits or `--max-steps` stops it; the fork loads,
+//! - `--continue --workspace <the sample repository>` replays steps 1-2 without divergence
+//!   (in bubblewrap, the default), then the live model acts until it submits or `--max-steps` stops it; the fork loads,
 //!   `trajscope stats` over its folder counts it, and `trajscope diff` shows where it leaves
 //!   the original.
 //!
@@ -145,6 +145,10 @@ fn continuing_from_step_3_replays_the_prefix_then_the_model_acts() {
     assert_eq!(fork_path.parent(), parent.parent());
     let fork = load(&fork_path);
     assert_eq!(fork.exit_status.as_deref(), Some(status));
+    // It ran in bubblewrap, the default.
+    let origin = fork.fork.as_ref().unwrap();
+    let environment = origin.settings["environment"].as_str().unwrap_or("");
+    assert!(environment.contains("sandbox: bubblewrap"), "{environment}");
     assert_eq!(fork.steps.len(), 2 + steps as usize);
     let native = load(Path::new(run["native_path"].as_str().unwrap()));
     assert_eq!(native.format, Format::MiniSweAgent);

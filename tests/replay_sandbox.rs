@@ -26,7 +26,15 @@ fn samples() -> PathBuf {
 
 fn have_bwrap() -> bool {
     let ok = Command::new("bwrap")
-        .args(["--ro-bind", "/", "/", "--unshare-all", "--cap-drop", "ALL", "true"])
+        .args([
+            "--ro-bind",
+            "/",
+            "/",
+            "--unshare-all",
+            "--cap-drop",
+            "ALL",
+            "true",
+        ])
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
@@ -85,12 +93,8 @@ fn replay(s: &Setup, url: &str, extra: &[&str]) -> Command {
 
 fn json_of(out: &Output) -> serde_json::Value {
     let stdout = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr)))
 }
 
 fn fork_of(json: &serde_json::Value) -> serde_json::Value {
@@ -106,9 +110,8 @@ fn processes(words: &[&str]) -> Vec<u32> {
         .flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| {
-                String::from_utf8_lossy(&c).trim_end_matches('\0') == wanted
-            })
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).trim_end_matches('\0') == wanted)
         })
         .collect()
 }
@@ -142,11 +145,15 @@ async fn what_a_live_action_tries_to_escape_with_is_contained() {
         outside = outside.display(),
     );
     let server = Loopback::start(vec![answer(&command)]).await;
-    let out = replay(&s, &server.base_url, &["--step", "1", "--yes", "--max-steps", "1", "--json"])
-        .env("TRAJSCOPE_TEST_SECRET", "do-not-leak-0123456789")
-        .env("HOME", &home)
-        .output()
-        .unwrap();
+    let out = replay(
+        &s,
+        &server.base_url,
+        &["--step", "1", "--yes", "--max-steps", "1", "--json"],
+    )
+    .env("TRAJSCOPE_TEST_SECRET", "do-not-leak-0123456789")
+    .env("HOME", &home)
+    .output()
+    .unwrap();
     let json = json_of(&out);
     let fork = fork_of(&json);
     let step = &fork["steps"][0];
@@ -156,7 +163,10 @@ async fn what_a_live_action_tries_to_escape_with_is_contained() {
     assert!(!up_scratch.exists(), "{observation}");
     assert!(!up_source.exists(), "{observation}");
     // The home is hidden but for its toolchain folders, which are read-only.
-    assert!(!home.join(".cargo/bin").join(&tag).exists(), "{observation}");
+    assert!(
+        !home.join(".cargo/bin").join(&tag).exists(),
+        "{observation}"
+    );
     assert!(!observation.contains("WROTE-TOOLCHAIN"), "{observation}");
     assert!(!observation.contains("the-home-secret"), "{observation}");
     assert!(observation.contains("tool"), "{observation}");
@@ -196,7 +206,13 @@ fn without_a_sandbox_tool_nothing_runs_and_the_message_says_how_to_install_one()
     // Nothing ran, so no fork was written.
     let forks = std::fs::read_dir(s.parent.parent().unwrap())
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains(".fork-"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains(".fork-")
+        })
         .count();
     assert_eq!(forks, 0);
 }
@@ -213,10 +229,16 @@ fn without_a_terminal_and_without_yes_it_asks_and_refuses() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     // What would run is shown: the workspace, the sandbox, the recorded steps, the commands.
-    assert!(stderr.contains("workspace: a fresh scratch copy of"), "{stderr}");
+    assert!(
+        stderr.contains("workspace: a fresh scratch copy of"),
+        "{stderr}"
+    );
     assert!(stderr.contains("sandbox: bubblewrap"), "{stderr}");
     assert!(stderr.contains("network: none"), "{stderr}");
-    assert!(stderr.contains("recorded steps re-run: 2 of steps 1..2"), "{stderr}");
+    assert!(
+        stderr.contains("recorded steps re-run: 2 of steps 1..2"),
+        "{stderr}"
+    );
     assert!(stderr.contains("step   1  find . -name '*.py'"), "{stderr}");
     assert!(stderr.contains("pass --yes"), "{stderr}");
 }
@@ -225,12 +247,27 @@ fn without_a_terminal_and_without_yes_it_asks_and_refuses() {
 async fn no_sandbox_warns_what_is_unprotected() {
     let s = setup();
     let server = Loopback::start(vec![answer("echo unprotected-run")]).await;
-    let out = replay(&s, &server.base_url, &["--step", "1", "--yes", "--no-sandbox", "--max-steps", "1", "--json"])
-        .output()
-        .unwrap();
+    let out = replay(
+        &s,
+        &server.base_url,
+        &[
+            "--step",
+            "1",
+            "--yes",
+            "--no-sandbox",
+            "--max-steps",
+            "1",
+            "--json",
+        ],
+    )
+    .output()
+    .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("warning: --no-sandbox"), "{stderr}");
-    assert!(stderr.contains("see your environment (API keys included)"), "{stderr}");
+    assert!(
+        stderr.contains("see your environment (API keys included)"),
+        "{stderr}"
+    );
     let fork = fork_of(&json_of(&out));
     let environment = fork["fork"]["settings"]["environment"].as_str().unwrap();
     assert!(environment.contains("NO SANDBOX"), "{environment}");
@@ -264,7 +301,15 @@ async fn an_edited_answer_at_step_k_is_executed_and_marked_in_the_fork() {
     let out = replay(
         &s,
         &server.base_url,
-        &["--step", "3", "--yes", "--edit-answer", "--max-steps", "2", "--json"],
+        &[
+            "--step",
+            "3",
+            "--yes",
+            "--edit-answer",
+            "--max-steps",
+            "2",
+            "--json",
+        ],
     )
     .env("EDITOR", &editor)
     .output()
@@ -275,10 +320,23 @@ async fn an_edited_answer_at_step_k_is_executed_and_marked_in_the_fork() {
     assert_eq!(steps.len(), 4, "{fork}");
     // Step 3 is the edited answer, executed; step 4 is the model's, which sees its effect.
     assert_eq!(steps[2]["edited"], true);
-    assert!(steps[2]["observation"].as_str().unwrap().contains("edited-by-hand"));
-    assert_eq!(steps[2]["action"], "echo edited-by-hand > marker.txt && cat marker.txt");
+    assert!(
+        steps[2]["observation"]
+            .as_str()
+            .unwrap()
+            .contains("edited-by-hand")
+    );
+    assert_eq!(
+        steps[2]["action"],
+        "echo edited-by-hand > marker.txt && cat marker.txt"
+    );
     assert!(steps[3].get("edited").is_none(), "{}", steps[3]);
-    assert!(steps[3]["observation"].as_str().unwrap().contains("marker.txt"));
+    assert!(
+        steps[3]["observation"]
+            .as_str()
+            .unwrap()
+            .contains("marker.txt")
+    );
     // One request went to the model: for step 4, not for the edited step 3.
     assert_eq!(server.requests().len(), 1);
     // `show --json` shows the mark.
@@ -310,7 +368,16 @@ async fn a_backend_failure_before_any_live_step_leaves_a_fork_that_says_why() {
     let out = replay(
         &s,
         &server.base_url,
-        &["--step", "3", "--yes", "--api-key-env", "TS_TEST_KEY", "--max-steps", "1", "--json"],
+        &[
+            "--step",
+            "3",
+            "--yes",
+            "--api-key-env",
+            "TS_TEST_KEY",
+            "--max-steps",
+            "1",
+            "--json",
+        ],
     )
     .env("TS_TEST_KEY", key)
     .output()
@@ -325,18 +392,26 @@ async fn a_backend_failure_before_any_live_step_leaves_a_fork_that_says_why() {
     assert!(!text.contains(key));
     let fork: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(fork["exit_status"], "BackendError");
-    assert_eq!(fork["steps"].as_array().unwrap().len(), 2, "the replayed prefix");
+    assert_eq!(
+        fork["steps"].as_array().unwrap().len(),
+        2,
+        "the replayed prefix"
+    );
     let ended = &fork["fork"]["settings"]["ended"];
     assert_eq!(ended["status"], "BackendError");
     let detail = ended["detail"].as_str().unwrap();
     assert!(detail.contains("HTTP 401"), "{detail}");
-    assert!(detail.contains("Incorrect API key provided: <redacted>"), "{detail}");
+    assert!(
+        detail.contains("Incorrect API key provided: <redacted>"),
+        "{detail}"
+    );
     let warnings = fork["warnings"].to_string();
     assert!(warnings.contains("HTTP 401"), "{warnings}");
     // The mini-swe-agent copy holds the conversation up to step 3, not `messages: []`.
-    let native: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(json["runs"][0]["native_path"].as_str().unwrap()).unwrap())
-            .unwrap();
+    let native: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(json["runs"][0]["native_path"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
     assert_eq!(native["messages"].as_array().unwrap().len(), 6, "{native}");
     assert_eq!(native["info"]["exit_status"], "BackendError");
     // And trajscope reads it back.
@@ -345,7 +420,11 @@ async fn a_backend_failure_before_any_live_step_leaves_a_fork_that_says_why() {
         .arg(json["runs"][0]["native_path"].as_str().unwrap())
         .output()
         .unwrap();
-    assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
 }
 
 /// A server that echoes the key inside the streamed answer, cut across pieces.
@@ -361,7 +440,14 @@ async fn a_key_echoed_in_the_streamed_answer_is_redacted_in_stdout_and_the_fork(
         .env("TS_TEST_KEY", key)
         .arg("replay")
         .arg(&s.parent)
-        .args(["--step", "3", "--base-url", &server.base_url, "--model", "m"])
+        .args([
+            "--step",
+            "3",
+            "--base-url",
+            &server.base_url,
+            "--model",
+            "m",
+        ])
         .args(["--api-key-env", "TS_TEST_KEY"])
         .output()
         .unwrap();
@@ -369,7 +455,10 @@ async fn a_key_echoed_in_the_streamed_answer_is_redacted_in_stdout_and_the_fork(
     assert!(out.status.success(), "{stdout}");
     assert!(!stdout.contains(key), "{stdout}");
     assert!(!stdout.contains("sk-test-abcd"), "{stdout}");
-    assert!(stdout.contains("Bearer <redacted> and that is all"), "{stdout}");
+    assert!(
+        stdout.contains("Bearer <redacted> and that is all"),
+        "{stdout}"
+    );
     let fork_path = stdout.lines().last().unwrap();
     let fork = std::fs::read_to_string(fork_path).unwrap();
     assert!(!fork.contains(key));
@@ -390,7 +479,15 @@ async fn a_429_beyond_the_limit_counts_one_attempt_and_the_fork_says_so() {
         .env("XDG_CONFIG_HOME", s.dir.path().join("no-config"))
         .arg("replay")
         .arg(&s.parent)
-        .args(["--step", "3", "--base-url", &server.base_url, "--model", "m", "--json"])
+        .args([
+            "--step",
+            "3",
+            "--base-url",
+            &server.base_url,
+            "--model",
+            "m",
+            "--json",
+        ])
         .output()
         .unwrap();
     let json = json_of(&out);
@@ -401,8 +498,10 @@ async fn a_429_beyond_the_limit_counts_one_attempt_and_the_fork_says_so() {
     assert!(!error.contains("attempts"), "{error}");
     let fork = fork_of(&json);
     assert_eq!(fork["exit_status"], "BackendError");
-    assert!(fork["fork"]["settings"]["ended"]["detail"]
-        .as_str()
-        .unwrap()
-        .contains("[after 1 attempt]"));
+    assert!(
+        fork["fork"]["settings"]["ended"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("[after 1 attempt]")
+    );
 }

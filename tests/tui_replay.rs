@@ -346,3 +346,37 @@ fn resample_against_the_live_model() {
     assert_eq!(forks.len(), 1);
     assert_eq!(load(&forks[0]).exit_status.as_deref(), Some("Resampled"));
 }
+
+/// The question before a continued run, with the sandbox off: it says in red that nothing
+/// protects the machine, and what would run first. Then back on: bubblewrap, network off.
+#[test]
+fn the_continue_question_names_the_sandbox_and_the_first_commands() {
+    let (_dir, run) = run_copy();
+    let mut h = open(&run, "http://127.0.0.1:9");
+    h.state.replay_setup.workspace = Some(PathBuf::from("sample-trajectories/repo"));
+    // Step 3; mode → continue; the sandbox row (mode, max steps, workspace, sandbox) off.
+    keys(&mut h, "<CR>jjr");
+    keys(&mut h, "jljjjh");
+    let Some(Overlay::Replay(panel)) = &h.state.overlay else {
+        panic!("panel closed")
+    };
+    assert!(!panel.sandbox);
+    keys(&mut h, "s");
+    let text = h.text();
+    assert!(
+        text.contains("NO SANDBOX: the commands run as you"),
+        "{text}"
+    );
+    assert!(text.contains("2 recorded steps re-run"), "{text}");
+    assert!(
+        text.contains("First commands: 1: find . -name '*.py'"),
+        "{text}"
+    );
+    insta::assert_snapshot!("replay_continue_question_no_sandbox_120x40", text);
+    keys(&mut h, "nl");
+    keys(&mut h, "s");
+    let text = h.text();
+    assert!(text.contains("Sandbox: bubblewrap"), "{text}");
+    assert!(text.contains("network off"), "{text}");
+    insta::assert_snapshot!("replay_continue_question_bubblewrap_120x40", text);
+}

@@ -224,7 +224,10 @@ pub async fn run_live(
         effects.extend(agent.update(event, started.elapsed()));
     }
     // The machine always ends with Finish; an empty queue means it was already done.
-    writer.record_end("EnvironmentError", "the agent loop stopped without finishing");
+    writer.record_end(
+        "EnvironmentError",
+        "the agent loop stopped without finishing",
+    );
     writer.finish("EnvironmentError", None)?;
     Ok(LiveOutcome {
         status: "EnvironmentError",

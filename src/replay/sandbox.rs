@@ -147,7 +147,10 @@ impl Bubblewrap {
         w.all(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut hidden: Vec<PathBuf> = HIDDEN.iter().map(PathBuf::from).collect();
-        hidden.extend(home.clone().filter(|h| h.is_absolute() && h != Path::new("/")));
+        hidden.extend(
+            home.clone()
+                .filter(|h| h.is_absolute() && h != Path::new("/")),
+        );
         hidden.dedup();
         for dir in &hidden {
             // A symlink (`/var/run` → `/run`) is hidden through its target.
@@ -192,7 +195,9 @@ impl Bubblewrap {
         if let Some(home) = &home {
             env.push(("HOME".into(), home.to_string_lossy().into_owned()));
         }
-        for key in ["LANG", "LC_ALL", "LC_CTYPE", "TERM", "USER", "LOGNAME", "TZ"] {
+        for key in [
+            "LANG", "LC_ALL", "LC_CTYPE", "TERM", "USER", "LOGNAME", "TZ",
+        ] {
             if let Ok(v) = std::env::var(key) {
                 env.push((key.into(), v));
             }

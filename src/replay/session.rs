@@ -123,11 +123,10 @@ pub async fn continue_run(
             launcher: prefix.split_whitespace().map(String::from).collect(),
         },
         Environment::Workspace(path) => {
-            let workspace =
-                Workspace::create(path).map_err(|source| SessionError::Workspace {
-                    path: path.clone(),
-                    source,
-                })?;
+            let workspace = Workspace::create(path).map_err(|source| SessionError::Workspace {
+                path: path.clone(),
+                source,
+            })?;
             match &options.isolation {
                 Isolation::Bubblewrap { bwrap, policy } => {
                     // A shared clone borrows the objects of the repository it came from.

@@ -147,11 +147,8 @@ impl Config {
         let mut replay = super::state::replay::ReplaySetup::default();
         match table.get("replay") {
             Some(toml::Value::Table(t)) => {
-                replay.sandbox = super::state::replay::SandboxDefaults::parse(
-                    t,
-                    &origin_name,
-                    &mut problems,
-                );
+                replay.sandbox =
+                    super::state::replay::SandboxDefaults::parse(t, &origin_name, &mut problems);
             }
             Some(_) => problems.push(format!("{origin_name}: `replay` must be a table")),
             None => {}

@@ -3,11 +3,11 @@
 //! the live agent loop from step k (`trajscope::replay::session::continue_run`); an outcome
 //! table across runs.
 
-use super::{Args, confirm, edit};
 use super::report::{
     context_label, excerpt, first_divergence, json_summary, matcher, print_paths, reload,
     rules_fired,
 };
+use super::{Args, confirm, edit};
 use crate::cli::table::Table;
 use anyhow::{Result, bail};
 use serde_json::json;

@@ -99,7 +99,10 @@ mod tests {
         let original = Message::assistant("THOUGHT: look\n\n```bash\nls\n```");
         let text = answer_text(&original).replace("ls", "cat README.md");
         let edited = apply_answer_edit(&original, &text).unwrap();
-        assert_eq!(edited.content, "THOUGHT: look\n\n```bash\ncat README.md\n```");
+        assert_eq!(
+            edited.content,
+            "THOUGHT: look\n\n```bash\ncat README.md\n```"
+        );
         assert_eq!(
             apply_answer_edit(&original, "  \n"),
             Err(EditError::EmptyAnswer)

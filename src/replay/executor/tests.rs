@@ -199,7 +199,8 @@ fn native_tools_refuse_paths_outside_the_workspace() {
     let mut ex = executor(Agent::OpenHands, repo.path(), "/testbed");
     let dir = tempfile::tempdir().unwrap();
     let outside = dir.path().join("x.txt");
-    let args = json!({"command": "create", "path": outside.to_string_lossy(), "file_text": "pwned"});
+    let args =
+        json!({"command": "create", "path": outside.to_string_lossy(), "file_text": "pwned"});
     let call = Action::Tool {
         name: "str_replace_editor".into(),
         args: args.as_object().unwrap().clone(),
@@ -222,7 +223,11 @@ fn native_tools_refuse_paths_outside_the_workspace() {
             args: args.as_object().unwrap().clone(),
         })
         .unwrap();
-    assert!(obs.text.contains("is outside the workspace"), "{}", obs.text);
+    assert!(
+        obs.text.contains("is outside the workspace"),
+        "{}",
+        obs.text
+    );
     let args = json!({"command": "create", "path": "/testbed/new.py", "file_text": "x = 1\n"});
     let obs = ex
         .execute(&Action::Tool {

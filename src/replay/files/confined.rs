@@ -47,7 +47,9 @@ impl Confined {
         match real {
             Ok(real) if real.starts_with(&self.root) => Ok(()),
             _ => {
-                self.refused.borrow_mut().get_or_insert_with(|| path.to_string());
+                self.refused
+                    .borrow_mut()
+                    .get_or_insert_with(|| path.to_string());
                 Err(io::Error::new(
                     io::ErrorKind::PermissionDenied,
                     format!("{path}: outside the workspace"),
@@ -149,9 +151,7 @@ mod tests {
         files.write(&format!("{r}/a.txt"), b"a").unwrap();
         assert_eq!(files.read(&format!("{r}/a.txt")).unwrap(), b"a");
         let outside = dir.path().join("outside.txt");
-        let err = files
-            .write(&outside.to_string_lossy(), b"x")
-            .unwrap_err();
+        let err = files.write(&outside.to_string_lossy(), b"x").unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
         assert!(!outside.exists());
         assert_eq!(

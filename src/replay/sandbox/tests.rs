@@ -4,11 +4,17 @@ fn words(policy: &Policy) -> Vec<String> {
     let bwrap = Bubblewrap {
         program: PathBuf::from("/usr/bin/bwrap"),
     };
-    bwrap.launcher(Path::new("/tmp/ws/repo"), &[PathBuf::from("/src/repo")], policy)
+    bwrap.launcher(
+        Path::new("/tmp/ws/repo"),
+        &[PathBuf::from("/src/repo")],
+        policy,
+    )
 }
 
 fn has(words: &[String], seq: &[&str]) -> bool {
-    words.windows(seq.len()).any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
+    words
+        .windows(seq.len())
+        .any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
 }
 
 #[test]

@@ -11,8 +11,7 @@ use crate::replay::agent::LoopLimits;
 use crate::replay::driver::Progress;
 use crate::replay::sandbox::{Bubblewrap, Policy, UNPROTECTED};
 use crate::replay::session::{
-    ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run,
-    resample_one,
+    ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run, resample_one,
 };
 use crate::tui::effect::ReplayRequest;
 use crate::tui::msg::{Msg, ReplayMsg};

@@ -179,9 +179,7 @@ impl Field {
             | Field::Workspace
             | Field::Sandbox
             | Field::Network
-            | Field::Answer => {
-                mode == Mode::Continue
-            }
+            | Field::Answer => mode == Mode::Continue,
             _ => true,
         }
     }

@@ -634,7 +634,10 @@ mod tests {
         let mine = "THOUGHT: by hand\n\n```bash\necho mine\n```".to_string();
         send(&mut state, Msg::Replay(ReplayMsg::Edited(Ok(mine.clone()))));
         assert_eq!(
-            panel(&state).edited_answer.as_ref().map(|m| m.content.as_str()),
+            panel(&state)
+                .edited_answer
+                .as_ref()
+                .map(|m| m.content.as_str()),
             Some(mine.as_str())
         );
         // The context was not touched by the answer's edit.

@@ -128,7 +128,11 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                 "NO SANDBOX: the commands run as you, with your files, network and environment"
                     .to_string()
             };
-            let style = if p.sandbox { Role::Text } else { Role::StatusError };
+            let style = if p.sandbox {
+                Role::Text
+            } else {
+                Role::StatusError
+            };
             push_wrapped(&mut lines, &sandbox, width, theme.style(style));
             let planned = crate::replay::plan(
                 &p.trajectory,
