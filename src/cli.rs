@@ -10,6 +10,7 @@ mod output;
 mod progress;
 mod render;
 mod replay;
+mod rules;
 mod show;
 mod show_diff;
 mod stats;
@@ -48,6 +49,14 @@ pub struct Cli {
     /// The replay panel's workspace for continuing live (the repository at its start).
     #[arg(long, value_name = "PATH")]
     workspace: Option<PathBuf>,
+    /// The app's failure-mode rules: add a rule file, or a built-in pack (`trajscope rules
+    /// --list`), to the defaults and the user's rules.
+    #[arg(long, value_name = "FILE|PACK")]
+    rules: Vec<PathBuf>,
+    /// The app's failure-mode rules: a rule file or pack instead of the defaults and the
+    /// user's rules.
+    #[arg(long, value_name = "FILE|PACK")]
+    only_rules: Vec<PathBuf>,
 }
 
 /// The version and the git revision it was built from (`unknown` outside a git checkout).
@@ -66,6 +75,7 @@ Examples:
   trajscope show x.traj --diff            what each step changed in the files
   trajscope diff a.traj b.traj            where two runs of one task diverge
   trajscope stats runs/my-eval/           failure modes, split by resolved
+  trajscope rules --list                  built-in rule packs (published taxonomies)
   trajscope grep -e '^Traceback' runs/my-eval/   every match, step by step
   trajscope export x.traj -o x.html       one self-contained page to share
   trajscope replay x.traj --step 3 --resample 4 --backend local   ask the model again";
@@ -82,6 +92,8 @@ enum Command {
     Stats(stats::Args),
     /// Compare two trajectories of the same task: step alignment, first divergence, patches.
     Diff(diff::Args),
+    /// The built-in rule packs (published failure taxonomies): list them, print one.
+    Rules(rules::Args),
     /// Follow growing logs and print each new step as it is written.
     Watch(watch::Args),
     /// Export a trajectory (or some steps) as Markdown for an issue or as one HTML page.
@@ -114,6 +126,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Grep(args)) => grep::run(args),
         Some(Command::Stats(args)) => stats::run(args),
         Some(Command::Diff(args)) => diff::run(args),
+        Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Watch(args)) => watch::run(args),
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Replay(args)) => replay::run(args),
@@ -130,7 +143,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             // The app needs a terminal on both ends; in a pipe, the listing is what is useful.
             if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-                let mut config = trajscope::tui::config::Config::load();
+                let mut config =
+                    trajscope::tui::config::Config::load_with_rules(cli.rules, cli.only_rules);
                 config.replay.ad_hoc = trajscope::backend::AdHoc {
                     base_url: cli.base_url,
                     model: cli.model,

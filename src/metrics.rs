@@ -13,13 +13,16 @@
 //! Uses `model` and `formats`; knows nothing of terminals, async or printing.
 
 mod alert;
+pub mod classifier;
 mod compare;
+pub mod condition;
 mod exit_kind;
 mod field;
 mod gate;
 mod labels;
 mod matcher;
 mod overview;
+pub mod pack;
 mod rule;
 mod rule_error;
 pub mod rule_file;
@@ -28,6 +31,7 @@ mod run_tally;
 mod search;
 mod sequence;
 pub mod stats;
+mod step_conditions;
 mod step_matches;
 mod tally;
 

@@ -34,11 +34,12 @@ pub struct Args {
     /// Count all PATHs as one run, even exactly two folders.
     #[arg(long, conflicts_with = "vs")]
     pub one_run: bool,
-    /// Add the rules of FILE to the defaults (a rule of the same name replaces one).
-    #[arg(long, value_name = "FILE")]
+    /// Add the rules of FILE, or of a built-in pack (`trajscope rules --list`), to the
+    /// defaults (a rule of the same name replaces one).
+    #[arg(long, value_name = "FILE|PACK")]
     pub rules: Vec<PathBuf>,
-    /// Use the rules of FILE instead of the defaults and the user's rule file.
-    #[arg(long, value_name = "FILE")]
+    /// Use the rules of FILE or PACK instead of the defaults and the user's rule file.
+    #[arg(long, value_name = "FILE|PACK")]
     pub only_rules: Vec<PathBuf>,
     /// Print JSON (shape in docs/metrics.md).
     #[arg(long, group = "format")]

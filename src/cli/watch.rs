@@ -28,11 +28,11 @@ pub struct Args {
     /// detected and polled anyway).
     #[arg(long)]
     pub poll: bool,
-    /// Add the rules of FILE (alerts are rules with `alert = true`) to the defaults.
-    #[arg(long, value_name = "FILE")]
+    /// Add the rules of FILE or PACK (alerts are rules with `alert = true`) to the defaults.
+    #[arg(long, value_name = "FILE|PACK")]
     pub rules: Vec<PathBuf>,
-    /// Use the rules of FILE instead of the defaults and the user's rule file.
-    #[arg(long, value_name = "FILE")]
+    /// Use the rules of FILE or PACK instead of the defaults and the user's rule file.
+    #[arg(long, value_name = "FILE|PACK")]
     pub only_rules: Vec<PathBuf>,
 }
 

@@ -11,6 +11,7 @@ use super::gate::gate;
 use super::rule::{Pattern, Rule, RuleId};
 use super::rule_error::RuleError;
 use super::sequence;
+use super::step_conditions::StepConditions;
 use super::step_matches::StepMatches;
 use crate::model::{Step, Trajectory};
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
@@ -31,6 +32,8 @@ pub struct Matcher {
     conditional: Vec<RuleId>,
     /// Rules with an `unless` pattern, and it compiled.
     excluding: Vec<(RuleId, Regex)>,
+    /// `when` conditions and classifiers.
+    step_conditions: StepConditions,
     sequences: Vec<sequence::Plan>,
 }
 
@@ -221,7 +224,7 @@ impl Matcher {
         let patternless = kept
             .iter()
             .enumerate()
-            .filter(|(_, (r, _))| r.pattern.is_none())
+            .filter(|(_, (r, _))| r.pattern.is_none() && r.classifier.is_none())
             .map(|(id, _)| id)
             .collect();
         let conditional = kept
@@ -240,7 +243,8 @@ impl Matcher {
             .enumerate()
             .filter_map(|(id, (r, _))| sequence::Plan::new(id, r, &ids))
             .collect();
-        let rules = kept.into_iter().map(|(r, _)| r).collect();
+        let rules: Vec<Rule> = kept.into_iter().map(|(r, _)| r).collect();
+        let step_conditions = StepConditions::new(&rules);
         (
             Matcher {
                 rules,
@@ -249,6 +253,7 @@ impl Matcher {
                 patternless,
                 conditional,
                 excluding,
+                step_conditions,
                 sequences,
             },
             errors,
@@ -291,6 +296,9 @@ impl Matcher {
                 if row[*id] > 0 && excluded(self.rules[*id].field, regex, step) {
                     row[*id] = 0;
                 }
+            }
+            if !self.step_conditions.is_empty() {
+                self.step_conditions.apply(step, row);
             }
         }
         for plan in &self.sequences {

@@ -1,6 +1,8 @@
 //! A rule: what to count in a step, where to look, and on which conditions. Rules are data,
 //! read from TOML by [`super::rule_file`] and compiled by [`super::Matcher`].
 
+use super::classifier::Shared;
+use super::condition::Condition;
 use super::field::Field;
 use serde::Serialize;
 use std::fmt;
@@ -98,6 +100,14 @@ pub struct Rule {
     /// Reported as it fires while a trajectory is followed live (`trajscope watch`, the
     /// TUI), once per streak of matching steps.
     pub alert: bool,
+    /// A condition on the step (texts, windows, all/any/not): the step counts only when it
+    /// holds. Without a pattern, the step counts once when it holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<Condition>,
+    /// The rule is a mode of this classifier: it counts the steps the classifier gives it,
+    /// once each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classifier: Option<Shared>,
     pub origin: Origin,
 }
 
@@ -122,6 +132,8 @@ impl Rule {
             cost_above: None,
             hidden: false,
             alert: false,
+            when: None,
+            classifier: None,
             origin: Origin {
                 file: "code".into(),
                 line: None,
@@ -138,6 +150,11 @@ impl Rule {
             || self.not_followed_by.is_some()
             || self.in_a_row.is_some()
             || self.cost_above.is_some()
+    }
+
+    /// The name of the classifier whose mode this rule is.
+    pub fn classifier_name(&self) -> Option<&str> {
+        self.classifier.as_ref().map(|c| c.0.name.as_str())
     }
 
     /// The names of the rules this one refers to.

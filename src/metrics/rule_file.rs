@@ -1,15 +1,20 @@
-//! Rule files: TOML with one `[[rule]]` table per rule. Each table is checked on its own, so
+//! Rule files: TOML with one `[[rule]]` table per rule, `[[classifier]]` tables (ordered
+//! decision lists whose modes are rules, [`super::classifier`]) and, in a built-in pack, one
+//! `[pack]` table ([`super::pack`]). Each table is checked on its own, so
 //! one bad rule (an unknown key, a wrong type, an invalid field) is reported with its name,
 //! file and line while the others are kept. Regular expressions are checked when compiled,
 //! by [`super::Matcher`]; references between rules when rule sets are merged, by
 //! [`super::RuleSet`].
 
+use super::classifier::{self, Classifier, Shared};
+use super::condition;
 use super::field::Field;
 use super::rule::{Origin, Pattern, Rule, ToolCondition};
 use super::rule_error::RuleError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 use toml::Spanned;
 
 /// The rules built into trajscope (`rules/default.toml`, documented in `docs/metrics.md`).
@@ -40,7 +45,13 @@ const KEYS: &[&str] = &[
     "in_a_row",
     "cost_above",
     "alert",
+    "when",
+    "classifier",
 ];
+
+/// The keys a mode of a classifier may hold besides `classifier`: what it counts is decided
+/// by the classifier alone.
+const MODE_KEYS: &[&str] = &["name", "description", "classifier", "hidden", "alert", "enabled"];
 
 /// One entry of a rule file: a rule, or `enabled = false` switching off a rule of the same
 /// name defined earlier (a default, say).
@@ -65,6 +76,12 @@ type RawTable = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 struct RawFile {
     #[serde(default)]
     rule: Vec<Spanned<RawTable>>,
+    #[serde(default)]
+    classifier: Vec<Spanned<toml::Table>>,
+    /// A built-in pack's name, source and version ([`super::pack`]); ignored elsewhere.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pack: Option<toml::Table>,
     #[serde(flatten)]
     other: BTreeMap<String, toml::Value>,
 }
@@ -110,16 +127,41 @@ pub fn parse(text: &str, file: &str) -> (Vec<Entry>, Vec<RuleError>) {
             rule: None,
             file: file.into(),
             line: None,
-            message: format!("unknown top-level key `{key}`: rules are `[[rule]]` tables"),
+            message: format!(
+                "unknown top-level key `{key}`: rules are `[[rule]]` tables, classifiers `[[classifier]]`"
+            ),
         })
         .collect();
+    let mut classifiers: Vec<Arc<Classifier>> = Vec::new();
+    for table in &raw.classifier {
+        let line = Some(lines.line(table.span().start));
+        let origin = Origin {
+            file: file.into(),
+            line,
+        };
+        match classifier::parse(table.get_ref(), origin) {
+            Ok(c) if classifiers.iter().any(|d| d.name == c.name) => errors.push(RuleError {
+                rule: Some(c.name.clone()),
+                file: file.into(),
+                line,
+                message: "classifier defined twice in this file; the first one is kept".into(),
+            }),
+            Ok(c) => classifiers.push(Arc::new(c)),
+            Err((name, message)) => errors.push(RuleError {
+                rule: name,
+                file: file.into(),
+                line,
+                message: format!("classifier: {message}"),
+            }),
+        }
+    }
     let mut entries: Vec<Entry> = Vec::new();
     for table in &raw.rule {
         let origin = Origin {
             file: file.into(),
             line: Some(lines.line(table.span().start)),
         };
-        match entry(table.get_ref(), origin, &lines) {
+        match entry(table.get_ref(), origin, &lines, &classifiers) {
             Ok(entry) => {
                 if entries.iter().any(|e| e.name() == entry.name()) {
                     errors.push(RuleError {
@@ -135,11 +177,42 @@ pub fn parse(text: &str, file: &str) -> (Vec<Entry>, Vec<RuleError>) {
             Err(err) => errors.push(err),
         }
     }
+    errors.extend(unruled_modes(&classifiers, &entries));
     (entries, errors)
 }
 
+/// A mode a classifier gives that no rule of the file counts: its steps would count nowhere.
+fn unruled_modes(classifiers: &[Arc<Classifier>], entries: &[Entry]) -> Vec<RuleError> {
+    let mut errors = Vec::new();
+    for c in classifiers {
+        for mode in c.modes() {
+            let ruled = entries.iter().any(|e| match e {
+                Entry::Rule(r) => r.name == mode && r.classifier_name() == Some(c.name.as_str()),
+                Entry::Disable { .. } => false,
+            });
+            if !ruled {
+                errors.push(RuleError {
+                    rule: Some(c.name.clone()),
+                    file: c.origin.file.clone(),
+                    line: c.origin.line,
+                    message: format!(
+                        "classifier: mode `{mode}` has no `[[rule]]` with `classifier = \"{}\"`; its steps count under no rule",
+                        c.name
+                    ),
+                });
+            }
+        }
+    }
+    errors
+}
+
 /// Reads one `[[rule]]` table.
-fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, RuleError> {
+fn entry(
+    table: &RawTable,
+    origin: Origin,
+    lines: &LineIndex,
+    classifiers: &[Arc<Classifier>],
+) -> Result<Entry, RuleError> {
     let get = |key: &str| {
         table
             .iter()
@@ -201,6 +274,44 @@ fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, R
     if let Some(toml::Value::Boolean(false)) = get("enabled").map(|v| v.get_ref()) {
         return Ok(Entry::Disable { name, origin });
     }
+    let classifier = match string("classifier")? {
+        None => None,
+        Some(wanted) => {
+            let Some(c) = classifiers.iter().find(|c| c.name == wanted) else {
+                return Err(fail(
+                    line_of("classifier"),
+                    format!("no `[[classifier]]` named `{wanted}` in this file"),
+                ));
+            };
+            if !c.modes().contains(&name.as_str()) {
+                return Err(fail(
+                    line_of("classifier"),
+                    format!("classifier `{wanted}` never gives the mode `{name}`"),
+                ));
+            }
+            if let Some((key, _)) = table
+                .iter()
+                .find(|(k, _)| !MODE_KEYS.contains(&k.get_ref().as_str()))
+            {
+                return Err(fail(
+                    Some(lines.line(key.span().start)),
+                    format!(
+                        "`{}` does not apply to a mode of a classifier: the classifier decides what it counts (a mode holds {})",
+                        key.get_ref(),
+                        MODE_KEYS.join(", ")
+                    ),
+                ));
+            }
+            Some(Shared(Arc::clone(c)))
+        }
+    };
+    let when = match get("when") {
+        None => None,
+        Some(value) => Some(
+            condition::parse(value.get_ref(), "when")
+                .map_err(|message| fail(line_of("when"), message))?,
+        ),
+    };
     if let Some(value) = get("enabled").map(|v| v.get_ref())
         && !matches!(value, toml::Value::Boolean(_))
     {
@@ -312,6 +423,8 @@ fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, R
         not_followed_by: string("not_followed_by")?,
         before: string("before")?,
         hidden: boolean("hidden")?,
+        when,
+        classifier,
         origin: origin.clone(),
         name: name.clone(),
     };
@@ -332,10 +445,12 @@ fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, R
         && rule.repeat.is_none()
         && rule.matches.is_none()
         && rule.cost_above.is_none()
+        && rule.when.is_none()
+        && rule.classifier.is_none()
     {
         return Err(fail(
             None,
-            "a rule needs a `pattern`, a `tool`, `repeat`, `matches` or `cost_above` to say what it counts"
+            "a rule needs a `pattern`, a `tool`, `repeat`, `matches`, `cost_above`, `when` or `classifier` to say what it counts"
                 .into(),
         ));
     }

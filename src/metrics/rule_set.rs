@@ -1,10 +1,12 @@
 //! Where rules come from and how the sources combine: the built-in defaults, the user's file
 //! in the XDG config folder, and `--rules` files add to each other in that order (a rule
 //! named like an earlier one replaces it in place; `enabled = false` removes it);
-//! `--only-rules` files replace the defaults and the user's file.
+//! `--only-rules` files replace the defaults and the user's file. Wherever a file is
+//! accepted, the name of a built-in pack ([`super::pack`]) is too.
 
 use super::rule::Rule;
 use super::rule_error::RuleError;
+use super::pack;
 use super::rule_file::{self, DEFAULT_RULES, DEFAULT_RULES_NAME, Entry};
 use std::path::{Path, PathBuf};
 
@@ -18,9 +20,9 @@ pub struct RuleSet {
 /// What the user asked for on the command line.
 #[derive(Debug, Clone, Default)]
 pub struct RuleOptions {
-    /// `--rules FILE`: added after the defaults and the user's file.
+    /// `--rules FILE|PACK`: added after the defaults and the user's file.
     pub extra: Vec<PathBuf>,
-    /// `--only-rules FILE`: used instead of the defaults and the user's file.
+    /// `--only-rules FILE|PACK`: used instead of the defaults and the user's file.
     pub only: Vec<PathBuf>,
     /// The user's rule file; [`user_rules_path`] unless a caller (a test) says otherwise.
     pub user_file: Option<PathBuf>,
@@ -50,14 +52,21 @@ impl RuleSet {
         } else {
             let mut set = RuleSet::default();
             for path in &options.only {
-                set.add(rule_file::read(path));
+                set.add(read_source(path));
             }
             set
         };
         for path in &options.extra {
-            set.add(rule_file::read(path));
+            set.add(read_source(path));
         }
         set
+    }
+
+    /// The rules of the built-in pack `name`, or `None` when there is no such pack.
+    pub fn pack(name: &str) -> Option<RuleSet> {
+        let mut set = RuleSet::default();
+        set.add(pack::find(name)?.entries());
+        Some(set)
     }
 
     /// Adds the rules of a file text (for tests and embedders).
@@ -68,6 +77,11 @@ impl RuleSet {
     /// Adds the rules of the file at `path`.
     pub fn add_file(&mut self, path: &Path) {
         self.add(rule_file::read(path));
+    }
+
+    /// Adds the rules of the file at `path`, or of the built-in pack it names.
+    pub fn add_source(&mut self, path: &Path) {
+        self.add(read_source(path));
     }
 
     fn add(&mut self, (entries, errors): (Vec<Entry>, Vec<RuleError>)) {
@@ -89,6 +103,25 @@ impl RuleSet {
             }
         }
     }
+}
+
+/// A rule file, or a built-in pack when `path` is a pack's name and no such file exists.
+fn read_source(path: &Path) -> (Vec<Entry>, Vec<RuleError>) {
+    if !path.exists()
+        && let Some(pack) = path.to_str().and_then(pack::find)
+    {
+        return pack.entries();
+    }
+    let (entries, mut errors) = rule_file::read(path);
+    if !path.exists() {
+        for error in &mut errors {
+            error.message.push_str(&format!(
+                " (nor is it a built-in pack: {})",
+                pack::names().join(", ")
+            ));
+        }
+    }
+    (entries, errors)
 }
 
 #[cfg(test)]
@@ -143,6 +176,26 @@ mod tests {
         assert_eq!(
             names(&added)[added.rules.len() - 2..],
             ["from_user", "mine"]
+        );
+
+        let packed = RuleSet::load(&RuleOptions {
+            only: vec!["swe-bench-pro-failure-modes".into()],
+            extra: vec![mine.clone()],
+            ..RuleOptions::default()
+        });
+        assert!(packed.errors.is_empty(), "{:?}", packed.errors);
+        assert_eq!(names(&packed)[0], "apply_patch_cmd_not_found");
+        assert_eq!(names(&packed).last(), Some(&"mine"));
+        assert_eq!(packed.rules[0].origin.file, "pack:swe-bench-pro-failure-modes");
+        let typo = RuleSet::load(&RuleOptions {
+            only: vec!["swe-bench-pro".into()],
+            ..RuleOptions::default()
+        });
+        assert!(typo.rules.is_empty());
+        assert!(
+            typo.errors[0].to_string().contains("nor is it a built-in pack: default, swe-bench-pro-failure-modes"),
+            "{}",
+            typo.errors[0]
         );
 
         let missing_user = RuleSet::load(&RuleOptions {

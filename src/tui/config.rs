@@ -70,10 +70,17 @@ impl Config {
 
     /// The user's config and rules, or the defaults when there are none.
     pub fn load() -> Config {
+        Config::load_with_rules(Vec::new(), Vec::new())
+    }
+
+    /// Like [`Config::load`], with the rule files or built-in packs of `--rules` added and
+    /// those of `--only-rules` instead of the defaults and the user's rules.
+    pub fn load_with_rules(extra: Vec<PathBuf>, only: Vec<PathBuf>) -> Config {
         let mut config = Config::load_file();
         let set = RuleSet::load(&RuleOptions {
             user_file: user_rules_path(),
-            ..RuleOptions::default()
+            extra,
+            only,
         });
         config.rules = compile(set, &mut config.problems);
         let sandbox = config.replay.sandbox.clone();
