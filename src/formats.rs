@@ -10,17 +10,25 @@ mod aider;
 mod chat_messages;
 mod claude_code;
 mod codex;
+mod copilot_cli;
+mod cursor;
 mod detect;
 mod discover;
+mod droid;
 mod error;
 mod eval_results;
+mod gemini_cli;
+mod hf_trace;
 mod inspect_ai;
 mod json;
+mod kimi_cli;
 mod lazy;
 mod llama_prompt;
 mod load;
 mod mini_swe_agent;
+mod opencode;
 mod openhands;
+mod otel_genai;
 mod pythonic;
 mod raw;
 mod run_cache;
@@ -29,6 +37,7 @@ mod swe_agent;
 mod task;
 mod tool_steps;
 mod trajscope;
+mod turns;
 
 pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
@@ -78,6 +87,14 @@ pub fn parse_with(
         Format::Aider => aider::parse(path, bytes),
         Format::LlamaPrompt => llama_prompt::parse(path, bytes),
         Format::ChatMessages => chat_messages::parse(path, bytes),
+        Format::GeminiCli => gemini_cli::parse(path, bytes),
+        Format::CopilotCli => copilot_cli::parse(path, bytes),
+        Format::KimiCli => kimi_cli::parse(path, bytes),
+        Format::Cursor => cursor::parse(path, bytes),
+        Format::OpenCode => opencode::parse(path, bytes),
+        Format::Droid => droid::parse(path, bytes),
+        Format::HfTrace => hf_trace::parse(path, bytes),
+        Format::OtelGenai => otel_genai::parse(path, bytes),
         Format::Trajscope => trajscope::parse(path, bytes),
     }?;
     for trajectory in &mut trajectories {

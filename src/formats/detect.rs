@@ -1,5 +1,7 @@
 //! Which kind of file this is, decided by content (and only then by name).
 
+mod cli_agents;
+
 use super::LoadError;
 use super::json::{TopKeys, strip_trailing_commas};
 use crate::model::Format;
@@ -117,6 +119,9 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
             .and_then(|text| serde_json::from_str(&strip_trailing_commas(text)).ok())
             .ok_or_else(|| LoadError::json(path, &strict, 0))?,
     };
+    if let Some(format) = cli_agents::document(&keys) {
+        return Ok(Kind::Trajectories(format));
+    }
     if let Some(kind) = classify_object(&keys) {
         return Ok(kind);
     }
@@ -245,6 +250,9 @@ fn detect_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
         .filter_map(|l| serde_json::from_slice(l).ok())
         .collect();
     let has = |v: &Value, k: &str| v.get(k).is_some();
+    if let Some(format) = cli_agents::lines(&lines) {
+        return Ok(Kind::Trajectories(format));
+    }
     if is_bare_codex_rollout(&lines) {
         return Ok(Kind::Trajectories(Format::Codex));
     }

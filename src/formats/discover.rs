@@ -48,6 +48,7 @@ fn walk(dir: &Path, found: &mut Vec<Candidate>, failures: &mut Vec<LoadFailure>)
             return;
         }
     };
+    let first = found.len();
     for entry in entries.flatten() {
         let path = entry.path();
         let Ok(file_type) = entry.file_type() else {
@@ -72,6 +73,8 @@ fn walk(dir: &Path, found: &mut Vec<Candidate>, failures: &mut Vec<LoadFailure>)
             });
         }
     }
+    // A session of OpenCode's storage is a folder of message files: listed once.
+    super::opencode::collapse_folder(dir, found, first);
 }
 
 /// Whether a file found in a folder walk may be a log (by name, and for Markdown and text by

@@ -25,13 +25,29 @@ pub enum Format {
     LlamaPrompt,
     /// Plain OpenAI-style chat messages as JSON or JSONL.
     ChatMessages,
+    /// Gemini CLI session JSON (`~/.gemini/tmp/*/chats/`) and its JSON Lines variant.
+    GeminiCli,
+    /// GitHub Copilot CLI `events.jsonl` (`{type, data, id, timestamp, parentId}` events).
+    CopilotCli,
+    /// Kimi CLI `wire.jsonl` (a `metadata` line with `protocol_version`, then records).
+    KimiCli,
+    /// Cursor agent transcripts (`{role, message: {content}}` lines).
+    Cursor,
+    /// OpenCode JSON storage: a session folder of message files, parts beside them.
+    OpenCode,
+    /// Factory Droid `droid exec --output-format stream-json` output.
+    Droid,
+    /// Hugging Face agent traces (the Hub's Session Trace Simple Format JSONL).
+    HfTrace,
+    /// OpenTelemetry GenAI spans in OTLP JSON (one trajectory per trace).
+    OtelGenai,
     /// trajscope's own file: forks written by `trajscope replay`.
     Trajscope,
 }
 
 impl Format {
     /// Every format, in the order the README lists them.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 18] = [
         Format::SweAgent,
         Format::MiniSweAgent,
         Format::OpenHands,
@@ -41,6 +57,14 @@ impl Format {
         Format::Aider,
         Format::LlamaPrompt,
         Format::ChatMessages,
+        Format::GeminiCli,
+        Format::CopilotCli,
+        Format::KimiCli,
+        Format::Cursor,
+        Format::OpenCode,
+        Format::Droid,
+        Format::HfTrace,
+        Format::OtelGenai,
         Format::Trajscope,
     ];
 
@@ -56,6 +80,14 @@ impl Format {
             Format::Aider => "aider",
             Format::LlamaPrompt => "llama-prompt",
             Format::ChatMessages => "chat-messages",
+            Format::GeminiCli => "gemini-cli",
+            Format::CopilotCli => "copilot-cli",
+            Format::KimiCli => "kimi-cli",
+            Format::Cursor => "cursor",
+            Format::OpenCode => "opencode",
+            Format::Droid => "droid",
+            Format::HfTrace => "hf-trace",
+            Format::OtelGenai => "otel-genai",
             Format::Trajscope => "trajscope",
         }
     }

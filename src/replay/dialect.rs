@@ -99,6 +99,15 @@ impl Dialect {
             Format::OpenHands => Agent::OpenHands,
             Format::ClaudeCode => Agent::ClaudeCode,
             Format::LlamaPrompt => Agent::Llama,
+            // The interactive CLIs' tools are called by name with JSON arguments.
+            Format::GeminiCli
+            | Format::CopilotCli
+            | Format::KimiCli
+            | Format::Cursor
+            | Format::OpenCode
+            | Format::Droid
+            | Format::HfTrace
+            | Format::OtelGenai => Agent::Generic,
             _ => Agent::Generic,
         };
         let mut d = Dialect::new(agent);

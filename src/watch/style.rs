@@ -18,6 +18,15 @@ pub fn write_style(format: Format, head: &[u8]) -> WriteStyle {
         Format::OpenHands | Format::ChatMessages if crate::formats::is_json_lines(head) => {
             WriteStyle::Appended
         }
+        // Gemini CLI writes its session JSON whole, and its JSONL variant by appending.
+        Format::GeminiCli if crate::formats::is_json_lines(head) => WriteStyle::Appended,
+        Format::OtelGenai if crate::formats::is_json_lines(head) => WriteStyle::Appended,
+        Format::GeminiCli | Format::OpenCode | Format::OtelGenai => WriteStyle::Rewritten,
+        Format::CopilotCli
+        | Format::KimiCli
+        | Format::Cursor
+        | Format::Droid
+        | Format::HfTrace => WriteStyle::Appended,
         _ => WriteStyle::Rewritten,
     }
 }

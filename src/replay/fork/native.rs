@@ -22,6 +22,15 @@ impl NativeShape {
         match format {
             Format::MiniSweAgent => Some(NativeShape::MiniSweAgent),
             Format::SweAgent => Some(NativeShape::SweAgent),
+            // Forks of the interactive CLIs' sessions are written in trajscope's own format.
+            Format::GeminiCli
+            | Format::CopilotCli
+            | Format::KimiCli
+            | Format::Cursor
+            | Format::OpenCode
+            | Format::Droid
+            | Format::HfTrace
+            | Format::OtelGenai => None,
             _ => None,
         }
     }

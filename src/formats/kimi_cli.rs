@@ -1,0 +1,360 @@
+//! Kimi CLI wire logs (`wire.jsonl` of a Kimi CLI / Kimi Code session), read as kimi-cli
+//! writes them: a `metadata` line carrying `protocol_version`, then records.
+//!
+//! Protocol 1.x (Kimi Code) records have a top-level `type` and a `time` in milliseconds:
+//! `turn.prompt` and `turn.steer` are what the user typed (user turns); the agent loop's
+//! `context.append_loop_event` events make the model steps (`step.begin`, `content.part`
+//! text and `think`, `tool.call` with `args`, `tool.result` with `output` / `isError`,
+//! `step.end` with `usage` and `model`); `llm.request` names the model and counts retried
+//! attempts; `turn.cancel` ends a turn the user stopped. Older wire logs wrap each record as
+//! `{timestamp, message: {type, payload}}` (`TurnBegin`, `ContentPart`, `ToolCall`,
+//! `ToolResult`, `StatusUpdate`, `TurnEnd`): read the same way.
+
+use super::LoadError;
+use super::json::{JsonLine, content_text, json_lines, str_field, to_text, u64_field};
+use super::tool_steps::{Outcome, generic_action};
+use super::turns::{Session, iso_from_millis};
+use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
+use serde_json::Value;
+use std::path::Path;
+
+/// Whether the first records of a JSON Lines file are a Kimi CLI wire log.
+pub fn is_wire_lines(lines: &[Value]) -> bool {
+    let metadata = lines.first().is_some_and(|l| {
+        l.get("protocol_version").is_some() && str_field(l, "type") == Some("metadata")
+    });
+    metadata
+        || lines.iter().take(4).any(|l| {
+            let legacy = l
+                .get("message")
+                .and_then(|m| str_field(m, "type"))
+                .is_some_and(|t| matches!(t, "TurnBegin" | "StepBegin" | "ContentPart"))
+                && l.get("timestamp").is_some();
+            let current = matches!(
+                str_field(l, "type"),
+                Some("turn.prompt" | "context.append_loop_event")
+            ) && l.get("time").is_some_and(Value::is_number);
+            legacy || current
+        })
+}
+
+struct Reader<'a> {
+    path: &'a Path,
+    session: Session,
+    step: Option<usize>,
+    /// Model calls retried before an answer (or a cancel): `attempt` of `llm.request`.
+    retries: u64,
+    cancelled: usize,
+    /// Whether the model known is only a configured alias.
+    alias_only: bool,
+}
+
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
+    let (lines, warnings) = json_lines(path, bytes);
+    if lines.is_empty() {
+        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        return Err(LoadError::invalid(
+            path,
+            format!("no readable Kimi CLI records{why}"),
+        ));
+    }
+    let mut reader = Reader {
+        path,
+        session: Session::new(Trajectory::new(path, Format::KimiCli)),
+        step: None,
+        retries: 0,
+        cancelled: 0,
+        alias_only: false,
+    };
+    for warning in warnings {
+        reader.session.steps.warn(warning);
+    }
+    for line in &lines {
+        reader.record(line);
+    }
+    Ok(vec![reader.finish()])
+}
+
+impl Reader<'_> {
+    fn record(&mut self, line: &JsonLine) {
+        let r = &line.value;
+        let time = r
+            .get("time")
+            .and_then(Value::as_i64)
+            .and_then(iso_from_millis)
+            .or_else(|| str_field(r, "timestamp").map(String::from))
+            .or_else(|| r.get("timestamp").and_then(Value::as_f64).map(|s| s.to_string()));
+        if let Some(message) = r.get("message").filter(|_| r.get("type").is_none()) {
+            let kind = str_field(message, "type").unwrap_or("");
+            let payload = message.get("payload").unwrap_or(&Value::Null);
+            return self.legacy(kind, payload, time);
+        }
+        let b = &mut self.session.steps;
+        match str_field(r, "type").unwrap_or("") {
+            "metadata" => {
+                if let Some(v) = r.get("protocol_version") {
+                    b.trajectory.format_detail = Some(format!("protocol {}", to_text(v)));
+                }
+            }
+            "config.update" | "profile.bind" => {
+                // The alias until a request names the model itself.
+                if let Some(model) = str_field(r, "modelAlias")
+                    && (b.trajectory.model.is_none() || self.alias_only)
+                {
+                    b.trajectory.model = Some(model.to_string());
+                    self.alias_only = true;
+                }
+                if let Some(prompt) = str_field(r, "systemPrompt")
+                    && !b.trajectory.messages.iter().any(|m| m.content == prompt)
+                {
+                    b.push_message(None, Message::system(prompt));
+                }
+            }
+            "turn.prompt" | "turn.steer" => {
+                self.step = None;
+                let text = input_text(r.get("input").unwrap_or(&Value::Null));
+                self.session.user(&text, time);
+            }
+            "turn.cancel" => {
+                self.cancelled += 1;
+                b.trajectory.exit_status = Some("cancelled".into());
+                b.close(None);
+                self.step = None;
+            }
+            "turn.ended" => {
+                if let Some(reason) = str_field(r, "reason") {
+                    b.trajectory.exit_status = Some(reason.to_string());
+                }
+                b.close(None);
+                self.step = None;
+            }
+            "llm.request" => {
+                if let Some(model) = str_field(r, "model") {
+                    b.trajectory.model = Some(model.to_string());
+                    self.alias_only = false;
+                }
+                if r.get("attempt").is_some() {
+                    self.retries += 1;
+                }
+            }
+            "usage.record" => {
+                if let (Some(step), Some(usage)) = (self.step, r.get("usage")) {
+                    b.merge_usage(step, native_usage(usage));
+                }
+            }
+            "context.append_loop_event" => {
+                let event = r.get("event").unwrap_or(&Value::Null);
+                self.loop_event(event, time);
+            }
+            _ => {}
+        }
+    }
+
+    fn loop_event(&mut self, event: &Value, time: Option<String>) {
+        match str_field(event, "type").unwrap_or("") {
+            "step.begin" => {
+                let key = str_field(event, "uuid");
+                let step = self.session.steps.start_step(None, key, time);
+                self.step = Some(step);
+            }
+            "content.part" => {
+                let part = event.get("part").unwrap_or(&Value::Null);
+                self.part(part, time);
+            }
+            "tool.call" => {
+                let step = self.current(time);
+                let id = str_field(event, "toolCallId");
+                let name = str_field(event, "name").unwrap_or("tool");
+                self.call(step, id, name, event.get("args"));
+            }
+            "tool.result" => {
+                let id = str_field(event, "toolCallId").unwrap_or("");
+                let result = event.get("result").unwrap_or(&Value::Null);
+                let mut text = result.get("output").map(content_text).unwrap_or_default();
+                if text.is_empty() {
+                    text = str_field(result, "message").unwrap_or("").to_string();
+                }
+                let failed = result.get("isError").and_then(Value::as_bool) == Some(true);
+                self.result(id, text, failed);
+            }
+            "step.end" => {
+                let step = self.current(time);
+                let b = &mut self.session.steps;
+                if let Some(model) = str_field(event, "model") {
+                    b.trajectory.model = Some(model.to_string());
+                    self.alias_only = false;
+                }
+                let usage = event.get("usage").map(native_usage).unwrap_or_default();
+                b.merge_usage(
+                    step,
+                    Usage {
+                        api_calls: Some(1),
+                        ..usage
+                    },
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn legacy(&mut self, kind: &str, payload: &Value, time: Option<String>) {
+        match kind {
+            "TurnBegin" => {
+                self.step = None;
+                let text = input_text(payload.get("user_input").unwrap_or(&Value::Null));
+                self.session.user(&text, time);
+            }
+            "StepBegin" => {
+                let step = self.session.steps.start_step(None, None, time);
+                self.step = Some(step);
+            }
+            "ContentPart" => self.part(payload, time),
+            "ToolCall" => {
+                let step = self.current(time);
+                let function = payload.get("function").unwrap_or(&Value::Null);
+                let name = str_field(function, "name").unwrap_or("tool");
+                self.call(step, str_field(payload, "id"), name, function.get("arguments"));
+            }
+            "ToolResult" => {
+                let id = str_field(payload, "tool_call_id").unwrap_or("");
+                let value = payload.get("return_value").unwrap_or(&Value::Null);
+                let mut text = value.get("output").map(content_text).unwrap_or_default();
+                if text.is_empty() {
+                    text = str_field(value, "message").unwrap_or("").to_string();
+                }
+                let failed = value.get("is_error").and_then(Value::as_bool) == Some(true);
+                self.result(id, text, failed);
+            }
+            "StatusUpdate" => {
+                if let (Some(step), Some(usage)) = (self.step, payload.get("token_usage")) {
+                    let u = Usage {
+                        tokens_in: Some(
+                            u64_field(usage, "input_other").unwrap_or(0)
+                                + u64_field(usage, "input_cache_read").unwrap_or(0)
+                                + u64_field(usage, "input_cache_creation").unwrap_or(0),
+                        ),
+                        tokens_out: u64_field(usage, "output"),
+                        api_calls: Some(1),
+                        cost: None,
+                    };
+                    self.session.steps.merge_usage(step, u);
+                }
+            }
+            "TurnEnd" => {
+                self.session.steps.close(None);
+                self.step = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn current(&mut self, time: Option<String>) -> usize {
+        match self.step {
+            Some(step) => step,
+            None => {
+                let step = self.session.steps.start_step(None, None, time);
+                self.step = Some(step);
+                step
+            }
+        }
+    }
+
+    fn part(&mut self, part: &Value, time: Option<String>) {
+        let step = self.current(time);
+        let b = &mut self.session.steps;
+        match str_field(part, "type").unwrap_or("") {
+            "think" => {
+                let text = str_field(part, "think").or_else(|| str_field(part, "text"));
+                b.add_thought(step, text.unwrap_or(""));
+            }
+            _ => b.add_text(step, &content_text(part)),
+        }
+    }
+
+    fn call(&mut self, step: usize, id: Option<&str>, name: &str, args: Option<&Value>) {
+        let arguments = match args {
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        };
+        let call = ToolCall {
+            id: id.map(String::from),
+            name: name.to_string(),
+            arguments,
+        };
+        let action = call
+            .argument("command")
+            .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+        self.session.steps.add_call(step, call, action, true);
+    }
+
+    fn result(&mut self, id: &str, text: String, failed: bool) {
+        let b = &mut self.session.steps;
+        let outcome = Outcome {
+            text,
+            failed,
+            ..Outcome::default()
+        };
+        match b.call_at(id).or_else(|| b.pending_call(None)) {
+            Some(at) => b.add_result(at, outcome),
+            None => b.orphan_result(None, Some(id), outcome.text),
+        }
+    }
+
+    fn finish(mut self) -> Trajectory {
+        let b = &mut self.session.steps;
+        // Every session's file is `wire.jsonl`: its folders name the session
+        // (`…/session_<id>/agents/<agent>/wire.jsonl`, or `…/<session-id>/wire.jsonl`).
+        if b.trajectory.instance_id == "wire" {
+            let folders: Vec<String> = self
+                .path
+                .ancestors()
+                .skip(1)
+                .take(3)
+                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .collect();
+            let session = folders
+                .iter()
+                .find(|n| n.starts_with("session_"))
+                .or_else(|| folders.first().filter(|_| folders.get(1).is_none_or(|n| n != "agents")));
+            if let Some(session) = session {
+                b.trajectory.instance_id = session.clone();
+            }
+        }
+        if self.retries > 0 {
+            b.warn(format!(
+                "{}: {} model request(s) were retries of a failed attempt",
+                self.path.display(),
+                self.retries
+            ));
+        }
+        if self.cancelled > 0 {
+            b.warn(format!(
+                "{}: {} turn(s) cancelled by the user",
+                self.path.display(),
+                self.cancelled
+            ));
+        }
+        self.session.finish()
+    }
+}
+
+/// The user's input: a list of parts (`{"type":"text","text":…}`) or a string.
+fn input_text(input: &Value) -> String {
+    content_text(input)
+}
+
+/// Kimi's token usage: input split into `inputOther`, `inputCacheRead` and
+/// `inputCacheCreation` (summed: the whole prompt), and `output`.
+fn native_usage(usage: &Value) -> Usage {
+    let parts = ["inputOther", "inputCacheRead", "inputCacheCreation"];
+    let known: Vec<u64> = parts.iter().filter_map(|k| u64_field(usage, k)).collect();
+    Usage {
+        tokens_in: (!known.is_empty()).then(|| known.iter().sum()),
+        tokens_out: u64_field(usage, "output"),
+        ..Usage::default()
+    }
+}
+
+#[cfg(test)]
+mod tests;
