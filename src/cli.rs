@@ -10,6 +10,7 @@ mod output;
 mod progress;
 mod render;
 mod replay;
+mod results;
 mod show;
 mod show_diff;
 mod stats;
@@ -48,6 +49,8 @@ pub struct Cli {
     /// The replay panel's workspace for continuing live (the repository at its start).
     #[arg(long, value_name = "PATH")]
     workspace: Option<PathBuf>,
+    #[command(flatten)]
+    results: results::ResultsArg,
 }
 
 /// The version and the git revision it was built from (`unknown` outside a git checkout).
@@ -138,6 +141,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     api_key_env: cli.api_key_env,
                 };
                 config.replay.workspace = cli.workspace;
+                config.named_results = cli.results.named()?;
                 trajscope::tui::run(paths, config)?;
                 Ok(ExitCode::SUCCESS)
             } else {
@@ -145,6 +149,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     paths,
                     json: false,
                     no_cache: false,
+                    results: cli.results,
+                    filter: None,
                 })
             }
         }
