@@ -41,7 +41,9 @@ fn summary(i: usize) -> TrajectorySummary {
         model: Some("gpt-4o".into()),
         steps: 10 + i % 90,
         exit_status: Some(["submitted", "exit_cost", "exit_format"][i % 3].into()),
+        forced_exit: None,
         resolved: Some(i.is_multiple_of(4)),
+        verdict_source: None,
         usage: Usage {
             cost: Some(0.01 * (i % 50) as f64),
             tokens_in: Some(1000 * i as u64),

@@ -11,6 +11,7 @@ mod progress;
 mod render;
 mod replay;
 mod rules;
+mod results;
 mod show;
 mod show_diff;
 mod stats;
@@ -57,6 +58,8 @@ pub struct Cli {
     /// user's rules.
     #[arg(long, value_name = "FILE|PACK")]
     only_rules: Vec<PathBuf>,
+    #[command(flatten)]
+    results: results::ResultsArg,
 }
 
 /// The version and the git revision it was built from (`unknown` outside a git checkout).
@@ -152,6 +155,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     api_key_env: cli.api_key_env,
                 };
                 config.replay.workspace = cli.workspace;
+                config.named_results = cli.results.named()?;
                 trajscope::tui::run(paths, config)?;
                 Ok(ExitCode::SUCCESS)
             } else {
@@ -159,6 +163,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     paths,
                     json: false,
                     no_cache: false,
+                    results: cli.results,
+                    filter: None,
                 })
             }
         }

@@ -31,6 +31,7 @@ mod openhands;
 mod otel_genai;
 mod pythonic;
 mod raw;
+mod results_search;
 mod run_cache;
 mod scan;
 mod swe_agent;
@@ -48,6 +49,7 @@ pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
     load_run_summaries,
 };
+pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 
 use crate::model::{Format, Trajectory};

@@ -6,6 +6,7 @@
 //! ("re-run from step k").
 
 mod format;
+mod label;
 mod lazy;
 mod message;
 mod run;
@@ -15,13 +16,15 @@ mod trajectory;
 mod usage;
 
 pub use format::Format;
+pub use label::{LabelKey, labels};
 pub use lazy::{LazySteps, LoadedStep, StepSource};
 pub use message::{Message, Role, ToolCall};
 pub use run::{
     EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
+    take_verdict,
 };
 pub use step::{ContextMessages, Exactness, Step, StepContext, ToolResult};
-pub use summary::{ForkLink, TrajectorySummary};
+pub use summary::{ForkLink, TrajectorySummary, exit_shown, forced_exit};
 pub use trajectory::{
     ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,
 };

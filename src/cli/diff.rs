@@ -3,7 +3,7 @@
 //! their final patches, and (with a SWE-bench dataset) the gold patch and localization.
 
 use super::render::{Style, clip, emit, file_diff, rule};
-use super::show::open;
+use super::show::open_judged;
 use crate::{put, say};
 use anyhow::{Context as _, Result};
 use serde::Serialize;
@@ -31,6 +31,8 @@ pub struct Args {
     /// Print every aligned step, not only the neighbourhood of the first divergence.
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub results: super::results::ResultsArg,
 }
 
 #[derive(Serialize)]
@@ -73,8 +75,8 @@ fn side(t: &Trajectory) -> Side {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let a = open(&args.a, None)?;
-    let b = open(&args.b, None)?;
+    let a = open_judged(&args.a, None, &args.results)?;
+    let b = open_judged(&args.b, None, &args.results)?;
     let comparison = compare_runs(&a, &b);
     let gold = match &args.dataset {
         Some(path) => {

@@ -39,6 +39,8 @@ pub struct Args {
     /// Fold observations longer than N lines.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub fold: usize,
+    #[command(flatten)]
+    pub results: super::results::ResultsArg,
 }
 
 const EXAMPLES: &str = "\
@@ -59,7 +61,7 @@ fn parse_range(text: &str) -> Result<StepRange, String> {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let kind = kind(&args)?;
-    let trajectory = super::show::open(&args.file, args.trajectory)?;
+    let trajectory = super::show::open_judged(&args.file, args.trajectory, &args.results)?;
     let steps = match (args.step, args.steps) {
         (Some(n), _) => StepRange::parse(&n.to_string())?,
         (None, Some(range)) => range,

@@ -3,10 +3,17 @@
 use super::progress::Indicator;
 use anyhow::Result;
 use serde::Serialize;
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use trajscope::formats::{RunCache, load_run_summaries};
-use trajscope::model::{LoadFailure, TrajectorySummary};
+use trajscope::metrics::{
+    FilterRow, Matcher, RuleOptions, RuleSet, RunFilter, TrajectoryKey, tally_run_cached,
+    user_rules_path,
+};
+use trajscope::model::{LoadFailure, TrajectorySummary, labels};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,12 +27,20 @@ pub struct Args {
     /// (kept in the user's cache folder, keyed by each file's size and modification time).
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub results: super::results::ResultsArg,
+    /// Only the trajectories matching EXPR (the run filter's terms: `resolved:yes`,
+    /// `steps>30`, `-exit:submitted`, … ; see docs/tui.md).
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Option<String>,
 }
 
 /// One `--json` row. A file that could not be read is a row too, with `error` set.
 #[derive(Debug, Serialize)]
 struct Row {
     path: PathBuf,
+    /// The row's name: its instance id, and where that is shared, what tells it apart.
+    label: Option<String>,
     /// 1-based position of the trajectory in a file that holds several.
     #[serde(skip_serializing_if = "Option::is_none")]
     index: Option<usize>,
@@ -36,6 +51,8 @@ struct Row {
     steps: Option<usize>,
     exit_status: Option<String>,
     resolved: Option<bool>,
+    /// The file the verdict was read from (the trajectory's own when it carries one).
+    verdict_source: Option<PathBuf>,
     cost: Option<f64>,
     tokens_in: Option<u64>,
     tokens_out: Option<u64>,
@@ -47,9 +64,10 @@ struct Row {
 }
 
 impl Row {
-    fn of(s: &TrajectorySummary) -> Row {
+    fn of(s: &TrajectorySummary, label: &str) -> Row {
         Row {
             path: s.path.clone(),
+            label: Some(label.to_string()),
             index: s.source_index.map(|i| i + 1),
             format: Some(s.format.name().to_string()),
             format_detail: s.format_detail.clone(),
@@ -58,6 +76,7 @@ impl Row {
             steps: Some(s.steps),
             exit_status: s.exit_status.clone(),
             resolved: s.resolved,
+            verdict_source: s.verdict_source.clone(),
             cost: s.usage.cost,
             tokens_in: s.usage.tokens_in,
             tokens_out: s.usage.tokens_out,
@@ -72,6 +91,7 @@ impl Row {
     fn failed(f: &LoadFailure) -> Row {
         Row {
             path: f.path.clone(),
+            label: None,
             index: None,
             format: None,
             format_detail: None,
@@ -80,6 +100,7 @@ impl Row {
             steps: None,
             exit_status: None,
             resolved: None,
+            verdict_source: None,
             cost: None,
             tokens_in: None,
             tokens_out: None,
@@ -93,32 +114,55 @@ impl Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    let named = args.results.named()?;
+    let filter = match &args.filter {
+        Some(text) => Some(RunFilter::parse(text, None)?),
+        None => None,
+    };
     let indicator = Indicator::new();
     let mut cache = match RunCache::default_dir() {
         Some(dir) if !args.no_cache => RunCache::open(&dir, &args.paths),
         _ => RunCache::disabled(),
     };
-    let (summaries, _results, failures) =
+    let (mut summaries, mut results, failures) =
         load_run_summaries(&args.paths, &mut cache, &|p| indicator.update(p));
     indicator.finish();
     // A cache that cannot be written only costs speed next time.
     let _ = cache.save();
+    if !named.is_empty() {
+        results.name_first(named);
+        results.apply(&mut summaries);
+    }
+    let keys: Vec<_> = summaries.iter().map(TrajectorySummary::label_key).collect();
+    let names = labels(&keys);
+    let read_nothing = summaries.is_empty();
+    let kept: Vec<usize> = match &filter {
+        Some(filter) => matching(&args, filter, &summaries, &names)?,
+        None => (0..summaries.len()).collect(),
+    };
 
     if args.json {
-        let rows: Vec<Row> = summaries
+        let rows: Vec<Row> = kept
             .iter()
-            .map(Row::of)
+            .map(|&i| Row::of(&summaries[i], &names[i]))
             .chain(failures.iter().map(Row::failed))
             .collect();
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
-        print_table(&summaries);
+        let shown: Vec<(&TrajectorySummary, &str)> = kept
+            .iter()
+            .map(|&i| (&summaries[i], names[i].as_str()))
+            .collect();
+        if !shown.is_empty() {
+            print_table(&shown);
+        }
         for failure in &failures {
             eprintln!("error: {}", failure.message);
         }
-        eprintln!("{}", summary_line(&summaries, failures.len()));
+        let listed: Vec<&TrajectorySummary> = shown.iter().map(|(s, _)| *s).collect();
+        eprintln!("{}", summary_line(&listed, failures.len()));
     }
-    if summaries.is_empty() {
+    if read_nothing {
         if failures.is_empty() {
             let shown: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
             eprintln!("trajscope: no trajectories found in {}", shown.join(", "));
@@ -128,9 +172,78 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_table(summaries: &[TrajectorySummary]) {
+/// The rows `filter` keeps; `rule:` terms tally the run with the user's rules first.
+fn matching(
+    args: &Args,
+    filter: &RunFilter,
+    summaries: &[TrajectorySummary],
+    names: &[String],
+) -> Result<Vec<usize>> {
+    let mut tallies = None;
+    if filter.uses_rules() {
+        let set = RuleSet::load(&RuleOptions {
+            user_file: user_rules_path(),
+            ..RuleOptions::default()
+        });
+        let (matcher, _) = Matcher::new(set.rules);
+        let rule_names: Vec<&str> = matcher.rules().iter().map(|r| r.name.as_str()).collect();
+        RunFilter::parse(args.filter.as_deref().unwrap_or(""), Some(&rule_names))?;
+        let matcher = Arc::new(matcher);
+        let mut cache = match RunCache::default_dir() {
+            Some(dir) if !args.no_cache => RunCache::open(&dir, &args.paths),
+            _ => RunCache::disabled(),
+        };
+        let never = AtomicBool::new(false);
+        let run = tally_run_cached(&args.paths, matcher.clone(), &mut cache, &never, &|_| {});
+        let _ = cache.save();
+        tallies = run.map(|run| (run, matcher));
+    }
+    let mut kept = Vec::new();
+    for (i, (s, label)) in summaries.iter().zip(names).enumerate() {
+        let path = s.path.display().to_string();
+        let hits: HashSet<&str> = match &tallies {
+            Some((run, matcher)) => {
+                let key = TrajectoryKey {
+                    path: s.path.clone(),
+                    source_index: s.source_index,
+                };
+                run.tally
+                    .find(&key)
+                    .and_then(|t| run.tally.trajectory(t))
+                    .map(|t| {
+                        let rules = matcher.rules();
+                        rules
+                            .iter()
+                            .filter(|r| t.matched(rules, &r.name))
+                            .map(|r| r.name.as_str())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            None => HashSet::new(),
+        };
+        let matched = |name: &str| hits.contains(name);
+        let mut row = FilterRow::of_summary(s, label, &path);
+        if tallies.is_some() {
+            row.rule = Some(&matched);
+        }
+        if filter.matches(&row) {
+            kept.push(i);
+        }
+    }
+    Ok(kept)
+}
+
+fn print_table(rows: &[(&TrajectorySummary, &str)]) {
+    // Labels are never cut: the part that tells two rows apart is at their end.
+    let width = rows
+        .iter()
+        .map(|(_, l)| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     println!(
-        "{:<40} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  PATH",
+        "{:<width$} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  PATH",
         "INSTANCE",
         "FORMAT",
         "STEPS",
@@ -142,10 +255,10 @@ fn print_table(summaries: &[TrajectorySummary]) {
         "PATCH",
         "ERR"
     );
-    for s in summaries {
+    for (s, label) in rows {
         println!(
-            "{:<40} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  {}",
-            clip(&s.instance_id, 40),
+            "{:<width$} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  {}",
+            label,
             s.format.name(),
             s.steps,
             clip(s.exit_status.as_deref().unwrap_or("-"), 16),
@@ -164,7 +277,7 @@ fn print_table(summaries: &[TrajectorySummary]) {
     }
 }
 
-fn summary_line(summaries: &[TrajectorySummary], failed: usize) -> String {
+fn summary_line(summaries: &[&TrajectorySummary], failed: usize) -> String {
     let resolved = summaries
         .iter()
         .filter(|s| s.resolved == Some(true))

@@ -30,10 +30,12 @@ pub struct Args {
     /// the cumulative change and the submission check.
     #[arg(long, short = 'd')]
     pub diff: bool,
+    #[command(flatten)]
+    pub results: super::results::ResultsArg,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let trajectory = open(&args.file, args.trajectory)?;
+    let trajectory = open_judged(&args.file, args.trajectory, &args.results)?;
     if args.diff {
         if let Some(index) = args.step {
             pick_step(&trajectory, index)?;
@@ -67,8 +69,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Loads the file and picks one trajectory: `FILE#N`, `--trajectory N`, or the only one.
+/// Loads the file and picks one trajectory, joined with the eval results above its file.
 pub fn open(file: &Path, which: Option<usize>) -> Result<Trajectory> {
+    open_judged(file, which, &super::results::ResultsArg::default())
+}
+
+/// Like [`open`], with the results files the user named taken first.
+pub fn open_judged(
+    file: &Path,
+    which: Option<usize>,
+    results: &super::results::ResultsArg,
+) -> Result<Trajectory> {
+    let mut trajectory = open_alone(file, which)?;
+    results.join(&mut trajectory)?;
+    Ok(trajectory)
+}
+
+/// Loads the file and picks one trajectory: `FILE#N`, `--trajectory N`, or the only one.
+fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
     let (path, from_suffix) = split_index(file);
     let which = which.or(from_suffix);
     let loaded = load_file(&path)?;

@@ -17,9 +17,10 @@ use trajscope::diff::GoldPatches;
 use trajscope::export::text_chart;
 use trajscope::formats::RunCache;
 use trajscope::metrics::{
-    Comparison, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, TalliedRun,
-    tally_run, tally_run_cached, user_rules_path,
+    Comparison, FilterRow, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, RunFilter,
+    TalliedRun, Tally, tally_run, tally_run_cached, user_rules_path,
 };
+use trajscope::model::{LabelKey, ResultsSource, labels};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -68,6 +69,12 @@ pub struct Args {
     /// and modification time).
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub results: super::results::ResultsArg,
+    /// Count only the trajectories matching EXPR (the run filter's terms: `resolved:no`,
+    /// `steps>30`, `rule:NAME`, … ; see docs/tui.md).
+    #[arg(long, value_name = "EXPR")]
+    pub filter: Option<String>,
 }
 
 /// Cells of the longest bar in a Markdown chart: with the labels it fits 80 columns.
@@ -93,6 +100,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for err in &rule_errors {
         eprintln!("trajscope: warning: {err} (the other rules still run)");
     }
+    let rule_names: Vec<&str> = matcher.rules().iter().map(|r| r.name.as_str()).collect();
+    let filter = match &args.filter {
+        Some(text) => Some(RunFilter::parse(text, Some(&rule_names))?),
+        None => None,
+    };
+    let named = args.results.named()?;
     let matcher = Arc::new(matcher);
     let gold = match &args.dataset {
         Some(path) => Some((localization::load(path)?, path.clone())),
@@ -101,9 +114,31 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     let (a_paths, b_paths) = runs(&args);
     let indicator = Indicator::new();
-    let a = tally(&a_paths, &matcher, &indicator, args.no_cache);
-    let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator, args.no_cache));
+    let pick = Pick {
+        named: &named,
+        filter: filter.as_ref(),
+        no_cache: args.no_cache,
+    };
+    let a = tally(&a_paths, &matcher, &indicator, &pick);
+    let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator, &pick));
     indicator.finish();
+    // Nothing read at all is a failure, as for `ls`: a typo must not look like an empty run.
+    let empty = |run: &TalliedRun| run.tally.trajectories().is_empty() && pick.filter.is_none();
+    if empty(&a) || b.as_ref().is_some_and(empty) {
+        let run = if empty(&a) {
+            &a
+        } else {
+            b.as_ref().unwrap_or(&a)
+        };
+        report_failures(run);
+        if run.failures.is_empty() {
+            eprintln!(
+                "trajscope: no trajectories found in {}",
+                name_of(&run.roots)
+            );
+        }
+        return Ok(ExitCode::FAILURE);
+    }
 
     let mut out = Out::new();
     match b {
@@ -128,12 +163,20 @@ fn runs(args: &Args) -> (Vec<PathBuf>, Option<Vec<PathBuf>>) {
     (args.paths.clone(), None)
 }
 
+/// Which results come first and which trajectories count.
+struct Pick<'a> {
+    named: &'a [ResultsSource],
+    filter: Option<&'a RunFilter>,
+    no_cache: bool,
+}
+
 fn tally(
     paths: &[PathBuf],
     matcher: &Arc<Matcher>,
     indicator: &Indicator,
-    no_cache: bool,
+    pick: &Pick,
 ) -> TalliedRun {
+    let no_cache = pick.no_cache;
     let mut run = if no_cache {
         tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p))
     } else {
@@ -153,6 +196,13 @@ fn tally(
             None => tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p)),
         }
     };
+    if !pick.named.is_empty() {
+        run.results.name_first(pick.named.to_vec());
+        run.results.apply(run.tally.trajectories_mut());
+    }
+    if let Some(filter) = pick.filter {
+        run.tally = filtered(&run.tally, matcher, filter);
+    }
     let mut roots: Vec<PathBuf> = paths.iter().map(|p| LabelSet::root_for(p)).collect();
     roots.sort();
     roots.dedup();
@@ -168,6 +218,48 @@ fn tally(
         .collect();
     run.tally.set_labels(&sets);
     run
+}
+
+/// The tally of only the trajectories `filter` keeps, under the labels a listing gives them.
+fn filtered(tally: &Tally, matcher: &Arc<Matcher>, filter: &RunFilter) -> Tally {
+    let all = tally.trajectories();
+    let keys: Vec<LabelKey<'_>> = all
+        .iter()
+        .map(|t| LabelKey {
+            instance_id: &t.instance_id,
+            path: &t.key.path,
+            index: t.key.source_index,
+        })
+        .collect();
+    let names = labels(&keys);
+    let rules = matcher.rules();
+    let mut kept = Tally::new(Arc::clone(matcher));
+    for (t, label) in all.iter().zip(&names) {
+        let path = t.key.path.display().to_string();
+        let exit = t.exit_shown();
+        let matched = |name: &str| t.matched(rules, name);
+        let tokens = match (t.usage.tokens_in, t.usage.tokens_out) {
+            (None, None) => None,
+            (i, o) => Some((i.unwrap_or(0) + o.unwrap_or(0)) as f64),
+        };
+        let row = FilterRow {
+            label,
+            path: &path,
+            resolved: t.resolved,
+            exit: exit.as_deref(),
+            format: t.format.name(),
+            model: t.model.as_deref(),
+            steps: Some(t.steps as f64),
+            cost: t.usage.cost,
+            tokens,
+            errors: t.error_steps.map(|n| n as f64),
+            rule: Some(&matched),
+        };
+        if filter.matches(&row) {
+            kept.insert(t.clone());
+        }
+    }
+    kept
 }
 
 fn name_of(paths: &[PathBuf]) -> String {

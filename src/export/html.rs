@@ -37,7 +37,7 @@ pub fn write_html(
     let labels: Vec<Vec<String>> = steps.iter().map(|s| options.labels(s.index)).collect();
     let highlighter = Highlighter::new();
 
-    write_head(w, &escaped(&t.instance_id))?;
+    write_head(w, &escaped(options.title(t)))?;
     toc::write_toc(w, t, steps, &labels)?;
     w.write_all(b"<main>\n")?;
     write_header(w, t, options, &labels)?;
@@ -91,7 +91,7 @@ fn write_header(
     write!(
         w,
         "<header id=\"top\">\n<h1>{}</h1>\n<dl class=\"facts\">\n",
-        escaped(&t.instance_id)
+        escaped(options.title(t))
     )?;
     let mut fact = |name: &str, value: &str| writeln!(w, "<dt>{name}</dt><dd>{value}</dd>");
     fact("Format", &escaped(&facts::format(t)))?;

@@ -28,9 +28,9 @@ pub fn write_markdown(
     let range = options.steps.resolve(t.steps.len())?;
     let edits = options.diffs.then(|| Reconstruction::of(t));
     if options.steps.is_all() {
-        write_header(w, t)?;
+        write_header(w, t, options.title(t))?;
     } else {
-        write_short_header(w, t, &range)?;
+        write_short_header(w, t, options.title(t), &range)?;
     }
     for step in &t.steps[range.start() - 1..*range.end()] {
         write_step(w, t, step, edits.as_ref(), options)?;
@@ -42,8 +42,8 @@ pub fn write_markdown(
     Ok(())
 }
 
-fn write_header(w: &mut dyn Write, t: &Trajectory) -> Result<(), ExportError> {
-    writeln!(w, "# {}\n", inline::text(&t.instance_id))?;
+fn write_header(w: &mut dyn Write, t: &Trajectory, title: &str) -> Result<(), ExportError> {
+    writeln!(w, "# {}\n", inline::text(title))?;
     writeln!(w, "- **Format:** {}", inline::code(&facts::format(t)))?;
     if let Some(agent) = &t.agent {
         writeln!(w, "- **Agent:** {}", inline::code(agent))?;
@@ -88,6 +88,7 @@ fn write_header(w: &mut dyn Write, t: &Trajectory) -> Result<(), ExportError> {
 fn write_short_header(
     w: &mut dyn Write,
     t: &Trajectory,
+    title: &str,
     range: &std::ops::RangeInclusive<usize>,
 ) -> Result<(), ExportError> {
     let which = if range.start() == range.end() {
@@ -101,7 +102,7 @@ fn write_short_header(
         )
     };
     let mut facts_line = vec![
-        format!("**{}**", inline::text(&t.instance_id)),
+        format!("**{}**", inline::text(title)),
         inline::text(&facts::format(t)),
     ];
     if let Some(model) = &t.model {

@@ -92,6 +92,9 @@ pub struct ExportOptions<'a> {
     pub fold_bytes: usize,
     /// Matched rules (or other labels) per step.
     pub step_labels: Option<StepLabels<'a>>,
+    /// The name the page gives the trajectory: the row's label in the run it came from
+    /// (`django__django-11099 · …/run-b`); its instance id when not set.
+    pub title: Option<&'a str>,
 }
 
 impl Default for ExportOptions<'_> {
@@ -102,11 +105,17 @@ impl Default for ExportOptions<'_> {
             fold_lines: 30,
             fold_bytes: 3000,
             step_labels: None,
+            title: None,
         }
     }
 }
 
 impl ExportOptions<'_> {
+    /// The page's name for `t`.
+    pub(crate) fn title<'t>(&'t self, t: &'t crate::model::Trajectory) -> &'t str {
+        self.title.unwrap_or(&t.instance_id)
+    }
+
     pub(crate) fn labels(&self, step: usize) -> Vec<String> {
         self.step_labels.map(|f| f(step)).unwrap_or_default()
     }

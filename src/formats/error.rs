@@ -6,11 +6,12 @@ use thiserror::Error;
 /// A file that is not a readable trajectory. `Display` is the one-line message shown to users.
 #[derive(Debug, Error)]
 pub enum LoadError {
-    #[error("{}: {source}", path.display())]
+    // The I/O error is in the message, and so is not also its `source`: a report that
+    // prints the chain (`{err:#}`) would say it twice.
+    #[error("{}: {error}", path.display())]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{}:{line}:{column}: {message}", path.display())]
     Syntax {
@@ -48,7 +49,7 @@ impl LoadError {
     pub fn io(path: &Path, source: std::io::Error) -> LoadError {
         LoadError::Io {
             path: path.to_path_buf(),
-            source,
+            error: source,
         }
     }
 

@@ -178,6 +178,7 @@ pub fn load_run_summaries(
     }
     let present: std::collections::HashSet<&PathBuf> = candidates.iter().map(|c| &c.path).collect();
     cache.retain(|p| present.contains(&p.to_path_buf()));
+    results.sources.extend(super::results_above(roots));
     results.apply(&mut summaries);
     (summaries, results, failures)
 }
@@ -229,5 +230,6 @@ fn load_each<T: Send>(
             }),
         }
     }
+    results.sources.extend(super::results_above(roots));
     (kept, results, failures)
 }

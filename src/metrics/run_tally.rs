@@ -197,6 +197,7 @@ fn tally(
         let present: HashSet<&Path> = candidates.iter().map(|c| c.path.as_path()).collect();
         cache.retain(|p| present.contains(p));
     }
+    results.sources.extend(crate::formats::results_above(roots));
     results.apply(tally.trajectories_mut());
     let run = TalliedRun {
         roots: roots.to_vec(),

@@ -40,15 +40,6 @@ impl Outcome {
     }
 }
 
-/// The actions SWE-agent logs as the last step when it stops an agent.
-const FORCED_EXITS: &[&str] = &[
-    "exit_cost",
-    "exit_context",
-    "exit_format",
-    "exit_error",
-    "exit_api",
-];
-
 /// Which trajectory: its file, and its place in the file when the file holds several.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TrajectoryKey {
@@ -82,10 +73,17 @@ pub struct TrajectoryTally {
     pub format: Format,
     pub model: Option<String>,
     pub resolved: Option<bool>,
+    /// Where the verdict was read from (see `TrajectorySummary::verdict_source`).
+    #[serde(default)]
+    pub verdict_source: Option<PathBuf>,
     pub exit_status: Option<String>,
     /// SWE-agent's forced exit, when the last step is one (`exit_cost`, `exit_context`, …):
     /// such runs are autosubmitted and some logs then say just `submitted`.
     pub forced_exit: Option<String>,
+    /// Steps whose observation reads like an error; `None` in tallies cached before it was
+    /// kept.
+    #[serde(default)]
+    pub error_steps: Option<usize>,
     pub steps: usize,
     pub usage: Usage,
     /// Non-blank lines of the submitted patch; 0 is an empty patch.
@@ -130,13 +128,10 @@ impl TrajectoryTally {
             format: trajectory.format,
             model: trajectory.model.clone(),
             resolved: trajectory.resolved,
+            verdict_source: trajectory.resolved.map(|_| trajectory.source.clone()),
             exit_status: trajectory.exit_status.clone(),
-            forced_exit: trajectory
-                .steps
-                .last()
-                .and_then(|s| s.action.split_whitespace().next())
-                .filter(|word| FORCED_EXITS.contains(word))
-                .map(String::from),
+            forced_exit: crate::model::forced_exit(trajectory),
+            error_steps: Some(trajectory.error_steps()),
             steps: trajectory.steps.len(),
             usage: trajectory.total_usage(),
             patch_lines: trajectory.patch_lines(),
@@ -159,6 +154,18 @@ impl TrajectoryTally {
             Some(forced) => ExitKind::of(Some(forced)),
             None => ExitKind::of(self.exit_status.as_deref()),
         }
+    }
+
+    /// The exit status as listings show it (`submitted (exit_cost)`).
+    pub fn exit_shown(&self) -> Option<String> {
+        crate::model::exit_shown(self.exit_status.as_deref(), self.forced_exit.as_deref())
+    }
+
+    /// Whether the rule named `name` (of `rules`, the matcher's) matched at any step.
+    pub fn matched(&self, rules: &[super::Rule], name: &str) -> bool {
+        self.hits
+            .iter()
+            .any(|h| rules.get(h.rule).is_some_and(|r| r.name == name))
     }
 
     /// The rules that matched at 1-based `step`.
@@ -189,10 +196,13 @@ impl JoinTarget for TrajectoryTally {
     fn model(&self) -> Option<&str> {
         self.model.as_deref()
     }
-    fn join(&mut self, resolved: Option<bool>, prediction: Option<&Prediction>) {
-        if self.resolved.is_none() {
-            self.resolved = resolved;
-        }
+    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>) {
+        crate::model::take_verdict(
+            &mut self.resolved,
+            &mut self.verdict_source,
+            &self.key.path,
+            verdict,
+        );
         if let Some(prediction) = prediction {
             if self.patch_lines == 0 {
                 self.patch_lines = prediction.patch.as_deref().map_or(0, count_patch_lines);
@@ -756,7 +766,7 @@ mod tests {
         let mut tallied = TrajectoryTally::of(&matcher(), &t);
         assert_eq!(tallied.exit_kind(), ExitKind::Limit);
         tallied.join(
-            Some(true),
+            Some((true, Path::new("results.json"))),
             Some(&Prediction {
                 patch: Some("diff\n+x\n".into()),
                 exit_status: None,

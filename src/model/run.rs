@@ -34,6 +34,13 @@ pub struct ResultsSource {
     pub verdicts: HashMap<String, bool>,
     /// Instance id → the submitted patch and exit status, from `preds.json` / `all_preds.jsonl`.
     pub predictions: HashMap<String, Prediction>,
+    /// Named by the user (`--results FILE`): taken before any file found by looking.
+    #[serde(default)]
+    pub explicit: bool,
+    /// How many folders above the opened path the file sits (0: inside it). A file found
+    /// above speaks only for the opened path, and a nearer one wins.
+    #[serde(default)]
+    pub above: usize,
 }
 
 /// Every results file found for a run.
@@ -68,8 +75,32 @@ pub trait JoinTarget {
     fn source(&self) -> &Path;
     fn instance_id(&self) -> &str;
     fn model(&self) -> Option<&str>;
-    /// Takes a verdict and, for what the target lacks, a prediction's patch and status.
-    fn join(&mut self, resolved: Option<bool>, prediction: Option<&Prediction>);
+    /// Takes a verdict (and the results file it was read from) and, for what the target
+    /// lacks, a prediction's patch and status.
+    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>);
+}
+
+/// Sets a joined verdict, unless the log carries its own (the trajectory's own path is then
+/// its source). A joined verdict is replaced when the results known so far name a better one
+/// (results arrive file by file in the app).
+pub fn take_verdict(
+    resolved: &mut Option<bool>,
+    source: &mut Option<PathBuf>,
+    own: &Path,
+    verdict: Option<(bool, &Path)>,
+) {
+    let own_verdict = match source.as_deref() {
+        Some(s) => s == own,
+        None => resolved.is_some(),
+    };
+    if own_verdict {
+        if source.is_none() {
+            *source = Some(own.to_path_buf());
+        }
+    } else if let Some((value, from)) = verdict {
+        *resolved = Some(value);
+        *source = Some(from.to_path_buf());
+    }
 }
 
 impl JoinTarget for Trajectory {
@@ -82,9 +113,9 @@ impl JoinTarget for Trajectory {
     fn model(&self) -> Option<&str> {
         self.model.as_deref()
     }
-    fn join(&mut self, resolved: Option<bool>, prediction: Option<&Prediction>) {
+    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>) {
         if self.resolved.is_none() {
-            self.resolved = resolved;
+            self.resolved = verdict.map(|(v, _)| v);
         }
         if let Some(prediction) = prediction {
             if self.submission.is_none() {
@@ -110,10 +141,13 @@ impl JoinTarget for TrajectorySummary {
     fn model(&self) -> Option<&str> {
         self.model.as_deref()
     }
-    fn join(&mut self, resolved: Option<bool>, prediction: Option<&Prediction>) {
-        if self.resolved.is_none() {
-            self.resolved = resolved;
-        }
+    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>) {
+        take_verdict(
+            &mut self.resolved,
+            &mut self.verdict_source,
+            &self.path,
+            verdict,
+        );
         if let Some(prediction) = prediction {
             if self.patch_lines == 0 {
                 self.patch_lines = prediction
@@ -134,6 +168,11 @@ impl JoinTarget for TrajectorySummary {
 impl EvalResults {
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
+    }
+
+    /// Puts the files the user named (`--results`) before every file found by looking.
+    pub fn name_first(&mut self, named: Vec<ResultsSource>) {
+        self.sources.splice(0..0, named);
     }
 
     /// The sources that may speak for a trajectory at `path` run by `model`, closest first.
@@ -168,7 +207,9 @@ impl EvalResults {
                 }
             })
             .collect();
-        matching.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
+        // Named files first, in the order named; then the nearest: the deepest scope, and
+        // among files found above the opened path, the lowest folder.
+        matching.sort_by_key(|(depth, s)| (!s.explicit, std::cmp::Reverse(*depth), s.above));
         matching.into_iter().map(|(_, s)| s).collect()
     }
 
@@ -183,9 +224,14 @@ impl EvalResults {
         for target in targets.iter_mut() {
             let sources = self.sources_for(target.source(), target.model(), &scope_is_empty);
             let id = target.instance_id();
-            let resolved = sources.iter().find_map(|s| s.verdicts.get(id).copied());
+            let verdict = sources
+                .iter()
+                .find_map(|s| s.verdicts.get(id).map(|&v| (v, s.path.clone())));
             let prediction = sources.iter().find_map(|s| s.predictions.get(id)).cloned();
-            target.join(resolved, prediction.as_ref());
+            target.join(
+                verdict.as_ref().map(|(v, p)| (*v, p.as_path())),
+                prediction.as_ref(),
+            );
         }
     }
 }
@@ -203,7 +249,7 @@ pub struct Run {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Format;
+    use crate::model::{Format, TrajectorySummary};
 
     fn traj(path: &str, id: &str, model: Option<&str>) -> Trajectory {
         let mut t = Trajectory::new(path, Format::SweAgent);
@@ -218,7 +264,7 @@ mod tests {
             scope: scope.into(),
             model: model.map(normalise_model),
             verdicts: verdicts.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-            predictions: HashMap::new(),
+            ..ResultsSource::default()
         }
     }
 
@@ -247,6 +293,45 @@ mod tests {
         let mut ts = vec![traj("run/x/x.traj.json", "x", Some("openai/gpt-5-mini"))];
         results.apply(&mut ts);
         assert_eq!(ts[0].resolved, Some(false));
+    }
+
+    #[test]
+    fn named_files_win_then_the_nearest_folder_above() {
+        let above = |path: &str, n: usize, verdict: bool| ResultsSource {
+            path: PathBuf::from(path),
+            scope: "run/trajs".into(),
+            above: n,
+            verdicts: [("x".to_string(), verdict)].into(),
+            ..ResultsSource::default()
+        };
+        let mut results = EvalResults {
+            sources: vec![above("/r.json", 2, false), above("run/r.json", 1, true)],
+        };
+        let mut rows = vec![TrajectorySummary::of(&traj("run/trajs/x.traj", "x", None))];
+        results.apply(&mut rows);
+        assert_eq!(rows[0].resolved, Some(true));
+        assert_eq!(rows[0].verdict_source, Some(PathBuf::from("run/r.json")));
+
+        results.name_first(vec![ResultsSource {
+            path: "named.json".into(),
+            explicit: true,
+            verdicts: [("x".to_string(), false)].into(),
+            ..ResultsSource::default()
+        }]);
+        results.apply(&mut rows);
+        assert_eq!(rows[0].resolved, Some(false));
+        assert_eq!(rows[0].verdict_source, Some(PathBuf::from("named.json")));
+
+        // A verdict the log carries is never replaced.
+        let mut own = traj("run/trajs/x.traj", "x", None);
+        own.resolved = Some(true);
+        let mut rows = vec![TrajectorySummary::of(&own)];
+        results.apply(&mut rows);
+        assert_eq!(rows[0].resolved, Some(true));
+        assert_eq!(
+            rows[0].verdict_source,
+            Some(PathBuf::from("run/trajs/x.traj"))
+        );
     }
 
     #[test]

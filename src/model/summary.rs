@@ -20,7 +20,15 @@ pub struct TrajectorySummary {
     pub steps: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_status: Option<String>,
+    /// SWE-agent's forced exit when the last step is one (`exit_cost`, …): such runs are
+    /// autosubmitted and their logs may then say just `submitted`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_exit: Option<String>,
     pub resolved: Option<bool>,
+    /// The file the verdict was read from: a results file, or the trajectory's own file
+    /// when the log carries its verdict (Inspect scores). `None` without a verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict_source: Option<PathBuf>,
     pub usage: Usage,
     pub patch_lines: usize,
     pub error_steps: usize,
@@ -40,7 +48,41 @@ pub struct ForkLink {
     pub step: usize,
 }
 
+/// SWE-agent's forced exits: the agent was stopped, not done.
+const FORCED_EXITS: &[&str] = &[
+    "exit_cost",
+    "exit_context",
+    "exit_format",
+    "exit_error",
+    "exit_api",
+];
+
+/// The forced exit a trajectory's last step is, if it is one.
+pub fn forced_exit(trajectory: &Trajectory) -> Option<String> {
+    trajectory
+        .steps
+        .last()
+        .and_then(|s| s.action.split_whitespace().next())
+        .filter(|word| FORCED_EXITS.contains(word))
+        .map(String::from)
+}
+
+/// How a run ended, as every listing shows it: the logged status, and the forced exit
+/// behind it when they differ (`submitted (exit_cost)`).
+pub fn exit_shown(status: Option<&str>, forced: Option<&str>) -> Option<String> {
+    match (status, forced) {
+        (Some(s), Some(f)) if s != f => Some(format!("{s} ({f})")),
+        (None, Some(f)) => Some(f.to_string()),
+        (s, _) => s.map(String::from),
+    }
+}
+
 impl TrajectorySummary {
+    /// The exit status as shown (see [`exit_shown`]).
+    pub fn exit_shown(&self) -> Option<String> {
+        exit_shown(self.exit_status.as_deref(), self.forced_exit.as_deref())
+    }
+
     pub fn of(trajectory: &Trajectory) -> TrajectorySummary {
         TrajectorySummary {
             path: trajectory.source.clone(),
@@ -51,7 +93,9 @@ impl TrajectorySummary {
             model: trajectory.model.clone(),
             steps: trajectory.steps.len(),
             exit_status: trajectory.exit_status.clone(),
+            forced_exit: forced_exit(trajectory),
             resolved: trajectory.resolved,
+            verdict_source: trajectory.resolved.map(|_| trajectory.source.clone()),
             usage: trajectory.total_usage(),
             patch_lines: trajectory.patch_lines(),
             error_steps: trajectory.error_steps(),
@@ -60,6 +104,15 @@ impl TrajectorySummary {
                 parent: f.parent.clone(),
                 step: f.step,
             }),
+        }
+    }
+
+    /// What its label is made from (see [`super::labels`]).
+    pub fn label_key(&self) -> super::LabelKey<'_> {
+        super::LabelKey {
+            instance_id: &self.instance_id,
+            path: &self.path,
+            index: self.source_index,
         }
     }
 

@@ -35,6 +35,9 @@ pub struct Config {
     pub problems: Vec<String>,
     /// The replay panel's backends (`backends.toml` with `load`) and what flags add.
     pub replay: super::state::replay::ReplaySetup,
+    /// The results files named with `--results`, read before start: they come before any
+    /// found by looking.
+    pub named_results: Vec<crate::model::ResultsSource>,
 }
 
 /// Compiles `set`, adding its problems and the compiler's to `problems`.
@@ -58,6 +61,7 @@ impl Default for Config {
             rules: compile(RuleSet::defaults(), &mut Vec::new()),
             problems: Vec::new(),
             replay: Default::default(),
+            named_results: Vec::new(),
         }
     }
 }

@@ -89,6 +89,8 @@ pub struct DocRequest {
     pub trajectory: Arc<Trajectory>,
     pub theme: Arc<Theme>,
     pub fold_lines: usize,
+    /// The key that unfolds a folded observation, as the fold marker names it.
+    pub unfold_key: String,
     /// The trajectory's diffs, computed by the first diff page built and kept.
     pub analysis: AnalysisCell,
 }
@@ -188,7 +190,17 @@ pub fn build(request: &DocRequest, mode: Mode, cancel: &AtomicBool) -> Option<Do
         Page::Step => {
             let step = trajectory.step(request.key.step)?;
             let fold = (!request.key.unfolded).then_some(request.fold_lines);
-            step::write(&mut writer, trajectory, step, theme, fold, mode, cancel)?;
+            let unfold = &request.unfold_key;
+            step::write(
+                &mut writer,
+                trajectory,
+                step,
+                theme,
+                fold,
+                unfold,
+                mode,
+                cancel,
+            )?;
         }
         Page::Context => {
             let step = trajectory.step(request.key.step)?;

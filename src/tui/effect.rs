@@ -112,6 +112,8 @@ pub struct ExportRequest {
     pub marks: BTreeMap<usize, Vec<String>>,
     /// The folder the file goes in; the current directory when not set.
     pub dir: Option<PathBuf>,
+    /// The row's label, the page's title.
+    pub title: Option<String>,
 }
 
 /// Tasks with the same key replace each other: the newer one cancels the older.

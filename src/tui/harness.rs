@@ -125,6 +125,7 @@ impl Harness {
             Effect::LoadRun { roots, rules } => {
                 let (candidates, msg) = job::discover(&roots);
                 queue.push_back(msg);
+                queue.push_back(job::results_above(&roots));
                 queue.extend(
                     candidates
                         .iter()

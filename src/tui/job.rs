@@ -35,6 +35,11 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<Candidate>, Msg) {
     (candidates, msg)
 }
 
+/// The eval results in the folders above the opened paths, as one message.
+pub fn results_above(roots: &[PathBuf]) -> Msg {
+    Msg::RunResultsAbove(crate::formats::results_above(roots))
+}
+
 /// Reads one file of the run, keeping only summaries of its trajectories and what `rules`
 /// found in them: the file's `RunFile`, then its `RunTallied` when it held trajectories.
 pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
@@ -190,7 +195,7 @@ pub fn load_compare(id: u64, a: &TrajectoryRef, b: &Other) -> Msg {
 fn read_parent(fork: &Trajectory) -> Result<Trajectory, String> {
     let Some(origin) = &fork.fork else {
         return Err(format!(
-            "{} is not a fork: mark (m) the trajectory to compare it with",
+            "{} is not a fork: mark the trajectory to compare it with first",
             fork.instance_id
         ));
     };

@@ -116,6 +116,15 @@ impl Keymap {
     pub fn hint(&self, layer: Layer, action: Action) -> Option<String> {
         self.keys(layer, action).first().map(Key::to_string)
     }
+
+    /// The key to name in a message about `action`: its first key in `layer`, else in
+    /// `global`; `(unbound)` when the user unbound it. Messages never spell a key literally,
+    /// so a remapped key shows up in every one.
+    pub fn key_name(&self, layer: Layer, action: Action) -> String {
+        self.hint(layer, action)
+            .or_else(|| self.hint(Layer::Global, action))
+            .unwrap_or_else(|| "(unbound)".to_string())
+    }
 }
 
 /// `"j"` or `["j", "down"]`.

@@ -39,13 +39,14 @@ pub fn run(area: Rect) -> RunLayout {
     }
 }
 
-/// Width of each run column; the instance column takes what is left.
-fn column_width(column: Column) -> u16 {
+/// Width of each run column (the exit column's is `exit`, what its longest cell needs);
+/// the instance column takes what is left.
+fn column_width(column: Column, exit: u16) -> u16 {
     match column {
         Column::Instance => 28,
         Column::Format => 14,
         Column::Steps => 5,
-        Column::Exit => 13,
+        Column::Exit => exit,
         Column::Resolved => 8,
         Column::Cost => 8,
         Column::Tokens => 7,
@@ -65,8 +66,9 @@ const DROP_ORDER: [Column; 6] = [
 ];
 
 /// The run table's columns that fit in `width`, with their x offset and width.
-pub fn run_columns(area: Rect) -> Vec<(Column, Rect)> {
+pub fn run_columns(area: Rect, exit_width: u16) -> Vec<(Column, Rect)> {
     let mut shown: Vec<Column> = Column::ALL.to_vec();
+    let column_width = |c: Column| column_width(c, exit_width);
     let needed =
         |cols: &[Column]| -> u16 { cols.iter().map(|&c| column_width(c) + 1).sum::<u16>() };
     for drop in DROP_ORDER {
@@ -200,9 +202,9 @@ mod tests {
 
     #[test]
     fn narrow_terminals_drop_columns_in_order() {
-        let wide = run_columns(Rect::new(0, 0, 120, 1));
+        let wide = run_columns(Rect::new(0, 0, 120, 1), 13);
         assert_eq!(wide.len(), 9);
-        let narrow = run_columns(Rect::new(0, 0, 80, 1));
+        let narrow = run_columns(Rect::new(0, 0, 80, 1), 13);
         let names: Vec<Column> = narrow.iter().map(|(c, _)| *c).collect();
         assert!(!names.contains(&Column::Format));
         assert!(names.contains(&Column::Resolved));

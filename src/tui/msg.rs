@@ -36,6 +36,8 @@ pub enum Msg {
         bytes: u64,
         failures: Vec<LoadFailure>,
     },
+    /// Eval results found in the folders above the opened paths.
+    RunResultsAbove(Vec<ResultsSource>),
     /// One file of the run was read.
     RunFile {
         bytes: u64,

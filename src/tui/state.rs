@@ -146,6 +146,9 @@ pub struct State {
     /// lists it, rather than after (the two reads then overlap).
     pub open_at_start: bool,
     pub quit: bool,
+    /// Keys pressed while the trajectory they are meant for is still being read: replayed,
+    /// in order, once it is there.
+    pub held_keys: Vec<super::keymap::Key>,
     next_id: u64,
 }
 
@@ -157,7 +160,16 @@ impl State {
             open_single && crate::formats::opens_lazily(&roots[0], config.options.lazy_above);
         State {
             screen: Screen::Run,
-            run: RunState::new(roots),
+            run: RunState::with_results(
+                roots,
+                config.named_results,
+                config
+                    .rules
+                    .rules()
+                    .iter()
+                    .map(|r| r.name.clone())
+                    .collect(),
+            ),
             trajectory: None,
             compare: CompareState::default(),
             overlay: (!config.problems.is_empty()).then(|| Overlay::Problems(config.problems)),
@@ -176,6 +188,7 @@ impl State {
             open_single,
             open_at_start,
             quit: false,
+            held_keys: Vec::new(),
             next_id: 1,
         }
     }
@@ -238,6 +251,9 @@ impl State {
             trajectory: self.trajectory.as_ref()?.trajectory.clone()?,
             theme: self.theme.clone(),
             fold_lines: self.options.fold_lines,
+            unfold_key: self
+                .keymap
+                .key_name(Layer::Trajectory, crate::tui::action::Action::ToggleFold),
             analysis: self.trajectory.as_ref()?.analysis.clone(),
         })
     }

@@ -11,6 +11,8 @@ mod dashboard;
 mod document;
 mod export;
 mod finder;
+#[cfg(test)]
+mod flows;
 mod global;
 mod grep;
 mod help;
@@ -35,7 +37,7 @@ use super::keymap::Key;
 use super::layer::Layer;
 use super::msg::Msg;
 use super::state::trajectory::TrajectoryRef;
-use super::state::{Overlay, Size, State};
+use super::state::{Overlay, Screen, Size, State};
 
 /// The effects to run when the app starts.
 pub fn start(state: &mut State) -> Vec<Effect> {
@@ -76,6 +78,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             bytes,
             failures,
         } => run::discovered(state, files, bytes, failures),
+        Msg::RunResultsAbove(sources) => state.run.add_batch(Vec::new(), sources),
         Msg::RunFile { bytes, outcome } => run::file(state, bytes, outcome),
         Msg::RunFiles { files, tallies } => {
             run::files(state, files);
@@ -104,13 +107,51 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     }
     metrics::join_results(state);
     dashboard::sync(state);
+    if !state.held_keys.is_empty() && !awaiting_trajectory(state) {
+        for key in std::mem::take(&mut state.held_keys) {
+            settle::settle(state);
+            on_key(state, key, &mut fx);
+        }
+    }
     settle::settle(state);
     document::request(state, &mut fx);
     fx
 }
 
+/// Keys held at most, while a trajectory is read.
+const MAX_HELD_KEYS: usize = 64;
+
+/// Whether keys are meant for a trajectory not read yet: one being opened, or the only file
+/// given, which opens once the run is read.
+fn awaiting_trajectory(state: &State) -> bool {
+    if state.prompt.is_some() || state.overlay.is_some() {
+        return false;
+    }
+    match (&state.screen, &state.trajectory) {
+        (Screen::Trajectory, Some(t)) => t.trajectory.is_none() && t.error.is_none(),
+        (Screen::Run, None) => state.open_single && !state.run.progress.finished,
+        _ => false,
+    }
+}
+
 fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
     state.notice = None;
+    if awaiting_trajectory(state) && state.held_keys.len() < MAX_HELD_KEYS {
+        let layer = state.layers()[0];
+        let action = state
+            .keymap
+            .action(layer, &key)
+            .or_else(|| state.keymap.action(Layer::Global, &key));
+        // Leaving, quitting and help act at once; the rest waits for the steps.
+        let at_once = matches!(
+            action,
+            Some(Action::Back | Action::Quit | Action::Help | Action::Cancel)
+        );
+        if !at_once {
+            state.held_keys.push(key);
+            return;
+        }
+    }
     for layer in state.layers() {
         if let Some(action) = state.keymap.action(layer, &key) {
             dispatch(state, layer, action, fx);

@@ -104,8 +104,12 @@ pub fn write(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".trajscope-stats-")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".trajscope-stats-");
+    // As any file the user creates (the umask applies), not tempfile's private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temp = builder
         .tempfile_in(dir)
         .with_context(|| format!("{}: cannot create a file there", dir.display()))?;
     write_report_html(temp.as_file_mut(), report).with_context(|| path.display().to_string())?;

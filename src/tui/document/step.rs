@@ -12,12 +12,16 @@ use crate::tui::units;
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
 
+/// `fold` is the line count above which an observation is folded, and the key that unfolds
+/// it (named in the fold marker).
+#[allow(clippy::too_many_arguments)]
 pub fn write(
     w: &mut Writer,
     trajectory: &Trajectory,
     step: &Step,
     theme: &Theme,
     fold: Option<usize>,
+    unfold_key: &str,
     mode: Mode,
     cancel: &AtomicBool,
 ) -> Option<()> {
@@ -48,7 +52,7 @@ pub fn write(
             theme.style(Role::SectionMeta),
         );
         w.begin_field(Field::Action);
-        body(w, action, lang, theme, None, mode, false, cancel)?;
+        body(w, action, lang, theme, None, "", mode, false, cancel)?;
     }
     // Counted and sanitised line by line, never whole: the preview of a 10 MB observation
     // must cost only what it shows.
@@ -82,7 +86,17 @@ pub fn write(
         return Some(());
     }
     let fold = fold.filter(|&limit| lines > limit);
-    body(w, observation, lang, theme, fold, mode, true, cancel)
+    body(
+        w,
+        observation,
+        lang,
+        theme,
+        fold,
+        unfold_key,
+        mode,
+        true,
+        cancel,
+    )
 }
 
 /// `Step 5/40 · bash · ✗ error · exit 1 · 1.23s · 1,204 → 88 tokens · $0.0123`.
@@ -128,7 +142,7 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
         facts.push(units::cost(cost));
     }
     if let Some(ts) = &step.timestamp {
-        facts.push(ts.clone());
+        facts.push(units::local_time(ts));
     }
     for fact in facts {
         spans.push(sep());
@@ -148,6 +162,7 @@ fn body(
     lang: Lang,
     theme: &Theme,
     fold: Option<usize>,
+    unfold_key: &str,
     mode: Mode,
     observation: bool,
     cancel: &AtomicBool,
@@ -176,7 +191,7 @@ fn body(
             let hidden = tail_from - head;
             w.spans(vec![Span::styled(
                 format!(
-                    "··· {} lines folded · z unfolds ···",
+                    "··· {} lines folded · {unfold_key} unfolds ···",
                     units::count(hidden as u64)
                 ),
                 theme.style(Role::FoldMarker),

@@ -71,11 +71,16 @@ fn write(request: &ExportRequest) -> Result<(PathBuf, u64), String> {
     let options = ExportOptions {
         steps: request.steps,
         step_labels: Some(&labels),
+        title: request.title.as_deref(),
         ..ExportOptions::default()
     };
     let dir = &request.dir.clone().unwrap_or_else(default_dir);
-    let mut temp = tempfile::Builder::new()
-        .prefix(".trajscope-export-")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".trajscope-export-");
+    // As any file the user creates (the umask applies), not tempfile's private 0600.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temp = builder
         .tempfile_in(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     {
@@ -174,6 +179,7 @@ mod tests {
             html,
             marks,
             dir: Some(dir.to_path_buf()),
+            title: None,
         }
     }
 

@@ -192,15 +192,17 @@ async fn load_run(
     tx: UnboundedSender<Msg>,
     cancel: Arc<AtomicBool>,
 ) -> usize {
-    let Ok((candidates, msg, roots)) = tokio::task::spawn_blocking(move || {
+    let Ok((candidates, msg, above, roots)) = tokio::task::spawn_blocking(move || {
         let (candidates, msg) = job::discover(&roots);
-        (candidates, msg, roots)
+        let above = job::results_above(&roots);
+        (candidates, msg, above, roots)
     })
     .await
     else {
         return 0;
     };
     let _ = tx.send(msg);
+    let _ = tx.send(above);
     let opened = cache_dir.clone();
     let rules_for_key = rules.clone();
     let Ok((cache, key)) = tokio::task::spawn_blocking(move || {

@@ -6,9 +6,55 @@ use crate::tui::layer::Layer;
 #[derive(Debug, Clone, PartialEq)]
 pub enum HelpLine {
     Section(Layer),
-    Binding { keys: String, help: &'static str },
+    Binding {
+        keys: String,
+        help: &'static str,
+    },
+    /// A heading that is not a layer (the filter terms).
+    Heading(&'static str),
+    /// A term and what it does, laid out as a binding.
+    Term {
+        term: &'static str,
+        help: &'static str,
+    },
     Blank,
 }
+
+/// One line on screen: the help wraps, a binding's keys on its first line only.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HelpRow {
+    Heading(String),
+    Entry { keys: String, text: String },
+    Blank,
+}
+
+/// The run filter's terms, for the help screen (docs/tui.md says the same).
+const FILTER_TERMS: &[(&str, &str)] = &[
+    ("word", "the label or path holds the word"),
+    ("resolved:yes|no|unknown", "the verdict"),
+    ("exit:TEXT", "the exit status holds TEXT"),
+    (
+        "format:NAME",
+        "the log's format (swe-agent, mini-swe-agent, …)",
+    ),
+    ("model:TEXT", "the model's name holds TEXT"),
+    (
+        "steps>N",
+        "also <, >=, <=, =; a row without the value never matches",
+    ),
+    (
+        "cost>X tokens>N errors>N",
+        "cost in dollars, input plus output tokens, error steps",
+    ),
+    (
+        "rule:NAME",
+        "the trajectory matched that rule at least once",
+    ),
+    (
+        "-TERM",
+        "negates a term; terms separated by spaces must all hold",
+    ),
+];
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct HelpState {
@@ -26,6 +72,78 @@ impl HelpState {
             scroll: 0,
         }
     }
+
+    /// The width of the keys column.
+    pub fn keys_width(&self) -> usize {
+        self.lines
+            .iter()
+            .filter_map(|l| match l {
+                HelpLine::Binding { keys, .. } => Some(keys.chars().count()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(10)
+            .min(28)
+    }
+
+    /// The lines as shown `width` columns wide: each help text wrapped under itself.
+    pub fn rows(&self, width: usize) -> Vec<HelpRow> {
+        let keys_width = self.keys_width();
+        let room = width.saturating_sub(keys_width + 4).max(16);
+        let mut out = Vec::new();
+        let entry = |keys: &str, help: &str, out: &mut Vec<HelpRow>| {
+            // A key list longer than its column gets a line of its own.
+            let long = keys.chars().count() > keys_width;
+            if long {
+                out.push(HelpRow::Entry {
+                    keys: keys.to_string(),
+                    text: String::new(),
+                });
+            }
+            for (i, piece) in wrap(help, room).into_iter().enumerate() {
+                let keys = if i == 0 && !long { keys } else { "" };
+                out.push(HelpRow::Entry {
+                    keys: keys.to_string(),
+                    text: piece,
+                });
+            }
+        };
+        for line in &self.lines {
+            match line {
+                HelpLine::Section(layer) => out.push(HelpRow::Heading(layer.title().to_string())),
+                HelpLine::Heading(text) => out.push(HelpRow::Heading((*text).to_string())),
+                HelpLine::Binding { keys, help } => entry(keys, help, &mut out),
+                HelpLine::Term { term, help } => entry(term, help, &mut out),
+                HelpLine::Blank => out.push(HelpRow::Blank),
+            }
+        }
+        out
+    }
+}
+
+/// `text` cut at spaces into lines of at most `width` columns (a longer word is cut).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if !line.is_empty() && needed > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+        while line.chars().count() > width {
+            let head: String = line.chars().take(width).collect();
+            line = line.chars().skip(width).collect();
+            lines.push(head);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// The help text for `keymap`, starting with `first` and the keys that work everywhere.
@@ -57,6 +175,11 @@ pub fn lines(keymap: &Keymap, first: Layer) -> Vec<HelpLine> {
             });
         }
     }
+    out.push(HelpLine::Blank);
+    out.push(HelpLine::Heading("Run filter terms"));
+    for &(term, help) in FILTER_TERMS {
+        out.push(HelpLine::Term { term, help });
+    }
     out
 }
 
@@ -64,6 +187,35 @@ pub fn lines(keymap: &Keymap, first: Layer) -> Vec<HelpLine> {
 mod tests {
     use super::*;
     use crate::tui::action::Action;
+
+    #[test]
+    fn help_text_wraps_within_the_width() {
+        let help = HelpState::new(&Keymap::defaults(), Layer::Run);
+        let keys = help.keys_width();
+        for width in [40, 76, 120] {
+            for row in help.rows(width) {
+                if let HelpRow::Entry { keys: k, text } = &row {
+                    let used = if k.chars().count() > keys {
+                        k.chars().count()
+                    } else {
+                        keys + 4 + text.chars().count()
+                    };
+                    assert!(used <= width.max(keys + 4 + 16), "{width}: {row:?}");
+                }
+            }
+        }
+        // Nothing is lost: every word of a long help text is on some line.
+        let all: String = help
+            .rows(40)
+            .iter()
+            .filter_map(|r| match r {
+                HelpRow::Entry { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(all.contains("fork with its original"), "{all}");
+    }
 
     #[test]
     fn every_bound_action_is_listed_with_its_keys() {

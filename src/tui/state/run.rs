@@ -2,7 +2,8 @@
 //! results, and how the table is sorted, filtered and scrolled.
 
 use super::list::ListCursor;
-use crate::model::{EvalResults, LoadFailure, TrajectorySummary};
+use crate::metrics::{FilterRow, RunFilter};
+use crate::model::{EvalResults, LoadFailure, TrajectorySummary, labels};
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
@@ -138,6 +139,22 @@ pub struct RunState {
     /// Instance ids that more than one row has (several agents or runs on one task): the
     /// table tells those rows apart by where they come from ([`RunState::origin`]).
     pub shared_ids: HashSet<String>,
+    /// Each row's label (parallel to `rows`): unique within the run.
+    pub labels: Vec<String>,
+    /// The filter in force: the last text in `filter` that parsed.
+    pub applied: RunFilter,
+    /// Why the text in `filter` does not parse, shown in the filter line.
+    pub filter_error: Option<String>,
+    /// The names of the rules, for `rule:NAME` terms.
+    pub rule_names: Vec<String>,
+    /// The rules each trajectory matched, by (path, index in the file), as tallied.
+    pub rule_hits: HashMap<(PathBuf, Option<usize>), Vec<String>>,
+    /// The results files that gave rows their verdicts (the rows' own files left out).
+    pub verdict_files: Vec<PathBuf>,
+    /// The exit column's width: its longest cell (`submitted (exit_cost)`), within limits.
+    pub exit_width: u16,
+    /// Decimals of the cost column: one precision for the whole column.
+    pub cost_decimals: usize,
 }
 
 impl RunState {
@@ -158,7 +175,40 @@ impl RunState {
             progress: Progress::default(),
             totals: Totals::default(),
             shared_ids: HashSet::new(),
+            labels: Vec::new(),
+            applied: RunFilter::default(),
+            filter_error: None,
+            rule_names: Vec::new(),
+            rule_hits: HashMap::new(),
+            verdict_files: Vec::new(),
+            exit_width: 13,
+            cost_decimals: 4,
         }
+    }
+
+    /// A cost as the cost column shows it (the column's one precision).
+    pub fn cost_cell(&self, dollars: f64) -> String {
+        format!("${dollars:.prec$}", prec = self.cost_decimals)
+    }
+
+    /// The label of row `i`.
+    pub fn label(&self, i: usize) -> &str {
+        self.labels
+            .get(i)
+            .map_or_else(|| self.rows[i].instance_id.as_str(), String::as_str)
+    }
+
+    /// A run whose results start with the files the user named (`--results`),
+    /// and the rule names `rule:` terms may use.
+    pub fn with_results(
+        roots: Vec<PathBuf>,
+        named: Vec<crate::model::ResultsSource>,
+        rule_names: Vec<String>,
+    ) -> RunState {
+        let mut run = RunState::new(roots);
+        run.results.name_first(named);
+        run.rule_names = rule_names;
+        run
     }
 
     /// What tells `row` apart from other rows with its instance id: its folder under the
@@ -209,13 +259,19 @@ impl RunState {
     /// same row selected where it is still shown.
     pub fn refresh(&mut self) {
         let keep = self.selected_row().filter(|_| self.user_moved);
-        let words: Vec<String> = self
-            .filter
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect();
+        let keys: Vec<_> = self.rows.iter().map(TrajectorySummary::label_key).collect();
+        self.labels = labels(&keys);
+        let names: Vec<&str> = self.rule_names.iter().map(String::as_str).collect();
+        let known = (!names.is_empty()).then_some(names.as_slice());
+        match RunFilter::parse(&self.filter, known) {
+            Ok(filter) => {
+                self.applied = filter;
+                self.filter_error = None;
+            }
+            Err(err) => self.filter_error = Some(err.to_string()),
+        }
         let mut visible: Vec<usize> = (0..self.rows.len())
-            .filter(|&i| words.is_empty() || matches_filter(&self.rows[i], &words))
+            .filter(|&i| self.applied.is_empty() || self.matches(i))
             .collect();
         let Sort { column, descending } = self.sort;
         let root_of = |row: &TrajectorySummary| {
@@ -242,6 +298,36 @@ impl RunState {
             self.cursor.selected = position;
         }
         self.totals = self.compute_totals();
+        let own = |r: &TrajectorySummary| r.verdict_source.as_deref() == Some(r.path.as_path());
+        let mut files: Vec<PathBuf> = Vec::new();
+        for row in self.rows.iter().filter(|r| !own(r)) {
+            if let Some(source) = &row.verdict_source
+                && !files.contains(source)
+            {
+                files.push(source.clone());
+            }
+        }
+        self.verdict_files = files;
+        self.exit_width = self
+            .rows
+            .iter()
+            .filter_map(|r| r.exit_shown())
+            .map(|e| crate::text::display_width(&e))
+            .max()
+            .map_or(13, |w| w.clamp(11, 21) as u16);
+        let most = self
+            .rows
+            .iter()
+            .filter_map(|r| r.usage.cost)
+            .fold(0.0_f64, f64::max);
+        // `$12.3456` fits the column; bigger costs need fewer decimals.
+        self.cost_decimals = if most < 100.0 {
+            4
+        } else if most < 10_000.0 {
+            2
+        } else {
+            0
+        };
         let mut seen: HashMap<&str, usize> = HashMap::new();
         // A fork shares its original's instance id by nature, and is marked as a fork: it
         // does not make the original ambiguous.
@@ -253,6 +339,19 @@ impl RunState {
             .filter(|&(_, n)| n > 1)
             .map(|(id, _)| id.to_string())
             .collect();
+    }
+
+    /// Whether row `i` passes the filter in force.
+    fn matches(&self, i: usize) -> bool {
+        let row = &self.rows[i];
+        let path = row.path.display().to_string();
+        let exit = row.exit_shown();
+        let hits = self.rule_hits.get(&(row.path.clone(), row.source_index));
+        let matched = |name: &str| hits.is_some_and(|h| h.iter().any(|n| n == name));
+        let mut subject = FilterRow::of_summary(row, self.label(i), &path);
+        subject.exit = exit.as_deref();
+        subject.rule = Some(&matched);
+        self.applied.matches(&subject)
     }
 
     /// `visible` with each fork moved to just under the trajectory it forked from (forks of
@@ -381,24 +480,6 @@ fn name_of(root: &Path) -> Option<String> {
         .or_else(|| Some(root.display().to_string()).filter(|s| !s.is_empty()))
 }
 
-fn matches_filter(row: &TrajectorySummary, words: &[String]) -> bool {
-    let haystack = format!(
-        "{} {} {} {} {} {}",
-        row.instance_id,
-        row.format.name(),
-        row.exit_status.as_deref().unwrap_or(""),
-        row.model.as_deref().unwrap_or(""),
-        row.display_source(),
-        match row.resolved {
-            Some(true) => "resolved",
-            Some(false) => "unresolved",
-            None => "",
-        }
-    )
-    .to_lowercase();
-    words.iter().all(|w| haystack.contains(w.as_str()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,7 +534,9 @@ mod tests {
             model: None,
             steps,
             exit_status: Some("submitted".into()),
+            forced_exit: None,
             resolved,
+            verdict_source: None,
             usage: Usage {
                 cost: Some(cost),
                 ..Usage::default()

@@ -88,6 +88,9 @@ pub struct TrajectoryState {
     pub pending_hit: Option<usize>,
     /// Its diffs, computed once off the UI thread by the first diff page built.
     pub analysis: AnalysisCell,
+    /// The screen it was opened from, where going back leads (kept across next/previous
+    /// trajectory).
+    pub back: super::Screen,
 }
 
 impl TrajectoryState {
@@ -109,6 +112,7 @@ impl TrajectoryState {
             pending_step: None,
             pending_hit: None,
             analysis: AnalysisCell::default(),
+            back: super::Screen::Run,
         }
     }
 

@@ -7,6 +7,7 @@ use crate::model::Format;
 use crate::tui::action::Action;
 use crate::tui::document::compare as panes;
 use crate::tui::effect::Effect;
+use crate::tui::layer::Layer;
 use crate::tui::layout;
 use crate::tui::state::compare::{CompareView, Compared, Other};
 use crate::tui::state::trajectory::TrajectoryRef;
@@ -14,16 +15,17 @@ use crate::tui::state::{Notice, Screen, State};
 use crate::tui::theme::Theme;
 use std::sync::Arc;
 
-/// `m` in the run table: marks (or unmarks) the selected trajectory.
+/// The mark key in the run table: marks (or unmarks) the selected trajectory.
 pub fn mark(state: &mut State) {
     let Some(row) = state.run.selected_row() else {
         return;
     };
-    let id = state.run.rows[row].instance_id.clone();
+    let id = state.run.label(row).to_string();
+    let compare = state.keymap.key_name(Layer::Run, Action::Compare);
     let text = if state.compare.toggle(row) {
         match state.compare.marked.len() {
-            1 => format!("marked {id}: select another trajectory and press c to compare"),
-            _ => format!("marked {id} (2 marked): c compares them"),
+            1 => format!("marked {id}: select another trajectory and press {compare} to compare"),
+            _ => format!("marked {id} (2 marked): {compare} compares them"),
         }
     } else {
         format!("unmarked {id}")
@@ -62,10 +64,8 @@ pub fn open(state: &mut State, fx: &mut Vec<Effect>) {
             None => Other::ForkParent,
         },
     );
-    let title = |row: usize| {
-        let r = &rows[row];
-        format!("{} · {}", r.instance_id, r.display_source())
-    };
+    // The rows' labels: unique, the part that tells them apart at the end.
+    let title = |row: usize| state.run.label(row).to_string();
     let titles = [
         title(a),
         b.map_or_else(|| "the original of this fork".to_string(), title),
@@ -145,14 +145,16 @@ fn other_for(state: &State, selected: usize) -> Result<Option<usize>, String> {
     } else {
         elsewhere
     };
+    let mark = state.keymap.key_name(Layer::Run, Action::Mark);
+    let compare = state.keymap.key_name(Layer::Run, Action::Compare);
     match candidates[..] {
         [one] => Ok(Some(one)),
         [] => Err(format!(
-            "no other trajectory of {} here: mark one (m), select another, press c",
+            "no other trajectory of {} here: mark one ({mark}), select another, press {compare}",
             this.instance_id
         )),
         _ => Err(format!(
-            "{} other trajectories of {}: mark one (m), then press c on this one",
+            "{} other trajectories of {}: mark one ({mark}), then press {compare} on this one",
             candidates.len(),
             this.instance_id
         )),

@@ -51,11 +51,13 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         }
     }
     let dir = state.options.export_dir.clone();
+    let title = state.trajectory.as_ref().map(|t| t.title.clone());
     fx.push(Effect::Export(Box::new(ExportRequest {
         trajectory,
         steps,
         html,
         marks,
         dir,
+        title,
     })));
 }

@@ -19,7 +19,7 @@ pub fn open_trajectories(state: &mut State) {
         .map(|&row| {
             let summary = &state.run.rows[row];
             FinderItem {
-                text: format!("{}  {}", summary.instance_id, summary.display_source()),
+                text: format!("{}  {}", state.run.label(row), summary.display_source()),
                 target: FinderTarget::Row(row),
             }
         })

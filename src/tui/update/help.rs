@@ -2,14 +2,20 @@
 
 use super::list::page_height;
 use crate::tui::action::Action;
+use crate::tui::layout;
 use crate::tui::state::{Overlay, State};
 
 pub fn action(state: &mut State, action: Action) {
     let page = page_height(state);
+    let (_, list) = layout::overlay_body(layout::overlay(state.area()), true);
     let Some(Overlay::Help(help)) = state.overlay.as_mut() else {
         return;
     };
-    let last = help.lines.len().saturating_sub(page);
+    // The help wraps: scroll over the lines as shown.
+    let last = help
+        .rows(usize::from(list.width))
+        .len()
+        .saturating_sub(page);
     help.scroll = match action {
         Action::Back => {
             state.overlay = None;

@@ -8,6 +8,24 @@ use std::path::PathBuf;
 /// The trajectories of one file were tallied by the loading job.
 pub fn tallied(state: &mut State, mut tallies: Vec<TrajectoryTally>) {
     state.run.results.apply(&mut tallies);
+    let rules = state.metrics.rules().rules();
+    for t in &tallies {
+        let mut names: Vec<String> = Vec::new();
+        for hit in &t.hits {
+            if let Some(rule) = rules.get(hit.rule)
+                && !names.contains(&rule.name)
+            {
+                names.push(rule.name.clone());
+            }
+        }
+        state
+            .run
+            .rule_hits
+            .insert((t.key.path.clone(), t.key.source_index), names);
+    }
+    if state.run.applied.uses_rules() {
+        state.run.refresh();
+    }
     for t in tallies {
         state.metrics.tally.insert(t);
     }

@@ -86,7 +86,7 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
         Screen::Run => {
             let l = layout::run(area);
             if l.header.contains(at) {
-                let column = layout::run_columns(l.header)
+                let column = layout::run_columns(l.header, state.run.exit_width)
                     .into_iter()
                     .find(|(_, r)| at.x >= r.x && at.x < r.right() + 1);
                 if let Some((column, _)) = column {
@@ -182,7 +182,7 @@ mod tests {
     fn clicking_a_column_title_sorts_and_a_row_twice_opens_it() {
         let mut state = run();
         let l = layout::run(state.area());
-        let steps = layout::run_columns(l.header)
+        let steps = layout::run_columns(l.header, state.run.exit_width)
             .into_iter()
             .find(|(c, _)| *c == Column::Steps)
             .map(|(_, r)| r)

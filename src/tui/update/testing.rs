@@ -21,7 +21,9 @@ pub fn summary(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> Tra
         model: None,
         steps,
         exit_status: Some("submitted".into()),
+        forced_exit: None,
         resolved,
+        verdict_source: None,
         usage: Usage {
             cost: Some(cost),
             ..Usage::default()

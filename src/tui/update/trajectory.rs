@@ -18,7 +18,7 @@ pub fn open(state: &mut State, row: usize, step: Option<usize>, fx: &mut Vec<Eff
         path: summary.path.clone(),
         index: summary.source_index,
     };
-    let title = summary.instance_id.clone();
+    let title = state.run.label(row).to_string();
     open_source(state, source, Some(row), title, step, fx);
 }
 
@@ -31,6 +31,10 @@ pub fn open_source(
     step: Option<usize>,
     fx: &mut Vec<Effect>,
 ) {
+    let back = match state.screen {
+        Screen::Trajectory => state.trajectory.as_ref().map_or(Screen::Run, |t| t.back),
+        other => other,
+    };
     state.screen = Screen::Trajectory;
     state.overlay = None;
     if let Some(t) = state.trajectory.as_mut().filter(|t| t.source == source) {
@@ -46,6 +50,7 @@ pub fn open_source(
     let id = state.next_id();
     let mut opening = TrajectoryState::opening(id, source.clone(), row, title);
     opening.pending_step = step;
+    opening.back = back;
     state.trajectory = Some(opening);
     state.search.hits.clear();
     state.search.hit_steps.clear();
@@ -190,6 +195,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
 /// afresh).
 pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
     let id = state.trajectory.as_ref().map(|t| t.id);
+    let back = state.trajectory.as_ref().map_or(Screen::Run, |t| t.back);
     let row = state.trajectory.as_ref().and_then(|t| t.row);
     if state
         .trajectory
@@ -199,8 +205,12 @@ pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
         fx.push(Effect::Cancel(TaskKey::Trajectory));
         state.trajectory = None;
     }
-    if id.is_some() && state.dashboard.opened == id {
+    if back == Screen::Dashboard || (id.is_some() && state.dashboard.opened == id) {
         super::dashboard::open(state);
+        return;
+    }
+    if back == Screen::Compare && state.compare.view.is_some() {
+        state.screen = Screen::Compare;
         return;
     }
     state.screen = Screen::Run;

@@ -16,10 +16,13 @@ pub fn render(state: &State, cursor: &ListCursor, frame: &mut Frame, area: Rect)
     let failures = &state.run.failures;
     let title = format!("Files that could not be read · {}", failures.len());
     let (header, list) = popup::window(state, frame, area, &title);
-    frame.render_widget(
-        Paragraph::new("The other files opened normally.").style(theme.style(Role::Dim)),
-        header,
-    );
+    let opened = state.run.rows.len();
+    let note = match opened {
+        0 => "No other file held a trajectory.".to_string(),
+        1 => "1 trajectory opened normally.".to_string(),
+        n => format!("{n} trajectories opened normally."),
+    };
+    frame.render_widget(Paragraph::new(note).style(theme.style(Role::Dim)), header);
     let lines: Vec<Line> = failures
         .iter()
         .skip(cursor.selected)

@@ -1,8 +1,10 @@
-//! The help window: every key, by layer, generated from the keymap.
+//! The help window: every key, by layer, generated from the keymap, wrapped to the window.
 
 use super::popup;
+use crate::tui::action::Action;
+use crate::tui::layer::Layer;
 use crate::tui::state::State;
-use crate::tui::state::help::{HelpLine, HelpState};
+use crate::tui::state::help::{HelpRow, HelpState};
 use crate::tui::theme::Role;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,39 +13,31 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(state: &State, help: &HelpState, frame: &mut Frame, area: Rect) {
     let theme = &state.theme;
-    let (header, list) = popup::window(state, frame, area, "Keys · esc closes");
+    let close = state.keymap.key_name(Layer::Help, Action::Back);
+    let (header, list) = popup::window(state, frame, area, &format!("Keys · {close} closes"));
     frame.render_widget(
         Paragraph::new("This screen first. Change keys in config.toml: [keymap.<section>].")
             .style(theme.style(Role::Dim)),
         header,
     );
-    let keys_width = help
-        .lines
-        .iter()
-        .filter_map(|l| match l {
-            HelpLine::Binding { keys, .. } => Some(keys.chars().count()),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(10)
-        .min(28);
+    let keys_width = help.keys_width();
     let lines: Vec<Line> = help
-        .lines
-        .iter()
+        .rows(usize::from(list.width))
+        .into_iter()
         .skip(help.scroll)
         .take(usize::from(list.height))
-        .map(|line| match line {
-            HelpLine::Section(layer) => {
-                Line::from(Span::styled(layer.title(), theme.style(Role::HelpSection)))
+        .map(|row| match row {
+            HelpRow::Heading(title) => {
+                Line::from(Span::styled(title, theme.style(Role::HelpSection)))
             }
-            HelpLine::Binding { keys, help } => Line::from(vec![
+            HelpRow::Entry { keys, text } => Line::from(vec![
                 Span::styled(
                     format!("  {keys:<keys_width$}  "),
                     theme.style(Role::HelpKey),
                 ),
-                Span::styled(*help, theme.style(Role::Text)),
+                Span::styled(text, theme.style(Role::Text)),
             ]),
-            HelpLine::Blank => Line::default(),
+            HelpRow::Blank => Line::default(),
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list);

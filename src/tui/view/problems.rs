@@ -1,6 +1,8 @@
 //! The start-up window listing every problem found in the user's configuration.
 
 use super::popup;
+use crate::tui::action::Action;
+use crate::tui::layer::Layer;
 use crate::tui::state::State;
 use crate::tui::theme::Role;
 use ratatui::Frame;
@@ -12,10 +14,11 @@ pub fn render(state: &State, problems: &[String], frame: &mut Frame, area: Rect)
     let theme = &state.theme;
     let title = format!("Configuration problems · {}", problems.len());
     let (header, list) = popup::window(state, frame, area, &title);
+    let close = state.keymap.key_name(Layer::Problems, Action::Back);
     frame.render_widget(
-        Paragraph::new(
-            "These entries were ignored and their defaults used. Enter or esc to continue.",
-        )
+        Paragraph::new(format!(
+            "These entries were ignored and their defaults used. {close} to continue."
+        ))
         .style(theme.style(Role::Dim)),
         header,
     );

@@ -3,6 +3,8 @@
 
 use crate::model::TrajectorySummary;
 use crate::text::{clip, display_width, one_line};
+use crate::tui::action::Action;
+use crate::tui::layer::Layer;
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::run::{Column, RunState};
@@ -22,11 +24,11 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let mut line = summary(run, theme);
     line.spans.extend(super::live::summary(state));
     frame.render_widget(Paragraph::new(line), l.summary);
-    let columns = layout::run_columns(l.header);
+    let columns = layout::run_columns(l.header, state.run.exit_width);
     header(run, theme, frame, &columns);
     if run.visible.is_empty() {
         frame.render_widget(
-            Paragraph::new(empty_message(run)).style(theme.style(Role::Dim)),
+            Paragraph::new(empty_message(state)).style(theme.style(Role::Dim)),
             l.body,
         );
         return;
@@ -36,7 +38,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .take(height)
         .enumerate()
     {
-        let row = &run.rows[run.visible[position]];
+        let index = run.visible[position];
+        let row = &run.rows[index];
         let selected = position == run.cursor.selected;
         let base = if selected {
             theme.style(Role::Text).patch(theme.style(Role::Selected))
@@ -49,11 +52,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // Cells are written straight into the buffer: a widget per cell would cost more
         // than the whole table.
         for (column, rect) in &columns {
-            let (mut text, role) =
-                super::live::cell(state, row, *column).unwrap_or_else(|| cell(row, *column));
-            if *column == Column::Instance && run.shared_ids.contains(&row.instance_id) {
-                text = format!("{text} · {}", run.origin(row));
-            }
+            let (text, role) = super::live::cell(state, row, *column)
+                .unwrap_or_else(|| cell(run, row, run.label(index), *column));
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
             let text = clip(&text, usize::from(rect.width));
             let x = if is_numeric(*column) {
@@ -84,8 +84,9 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
         let n = state.run.failures.len();
         if n > 0 {
             let note = format!(
-                "{n} file{} could not be read · ! lists ",
-                if n == 1 { "" } else { "s" }
+                "{n} file{} could not be read · {} lists ",
+                if n == 1 { "" } else { "s" },
+                state.keymap.key_name(Layer::Global, Action::Failures)
             );
             frame.render_widget(
                 Paragraph::new(note)
@@ -145,6 +146,24 @@ fn summary(run: &RunState, theme: &Theme) -> Line<'static> {
             format!("{}/{} ({rate:.0}%)", t.resolved, t.judged),
             theme.style(Role::Resolved),
         ));
+        spans.push(Span::styled(
+            format!(" · from {}", verdict_files(run)),
+            meta,
+        ));
+    } else if run.results.sources.iter().any(|s| !s.verdicts.is_empty()) {
+        let n = run
+            .results
+            .sources
+            .iter()
+            .filter(|s| !s.verdicts.is_empty())
+            .count();
+        spans.push(Span::styled(
+            format!(
+                " · resolved unknown ({n} result file{}, none matched)",
+                if n == 1 { "" } else { "s" }
+            ),
+            meta,
+        ));
     } else {
         spans.push(Span::styled(" · resolved unknown (no eval results)", meta));
     }
@@ -163,13 +182,44 @@ fn summary(run: &RunState, theme: &Theme) -> Line<'static> {
     Line::from(spans)
 }
 
+/// The results files verdicts come from, short: `results.json`, `a/results.json +2 more`,
+/// or `the logs` when every verdict is the trajectory's own.
+fn verdict_files(run: &RunState) -> String {
+    let Some(first) = run.verdict_files.first() else {
+        return "the logs".into();
+    };
+    let short = run
+        .roots
+        .iter()
+        .find_map(|r| first.strip_prefix(r).ok())
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| {
+            let parts: Vec<String> = first
+                .components()
+                .rev()
+                .take(2)
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            parts.into_iter().rev().collect::<Vec<_>>().join("/")
+        });
+    match run.verdict_files.len() {
+        1 => short,
+        n => format!("{short} +{} more", n - 1),
+    }
+}
+
 fn header(run: &RunState, theme: &Theme, frame: &mut Frame, columns: &[(Column, Rect)]) {
     for (column, rect) in columns {
         let sorted = run.sort.column == *column;
-        let mut title = column.title().to_string();
-        if sorted {
-            title.push(if run.sort.descending { '▼' } else { '▲' });
-        }
+        let width = usize::from(rect.width);
+        // The arrow always shows: the title is what gets shortened.
+        let title = if sorted {
+            let arrow = if run.sort.descending { '▼' } else { '▲' };
+            format!("{}{arrow}", clip(column.title(), width.saturating_sub(1)))
+        } else {
+            column.title().to_string()
+        };
         let style = theme.style(if sorted {
             Role::RunSorted
         } else {
@@ -180,7 +230,7 @@ fn header(run: &RunState, theme: &Theme, frame: &mut Frame, columns: &[(Column, 
         } else {
             Alignment::Left
         };
-        let text = clip(&title, usize::from(rect.width)).into_owned();
+        let text = clip(&title, width).into_owned();
         frame.render_widget(
             Paragraph::new(text).style(style).alignment(alignment),
             *rect,
@@ -195,19 +245,24 @@ fn is_numeric(column: Column) -> bool {
     )
 }
 
-fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
+fn cell(
+    run: &RunState,
+    row: &TrajectorySummary,
+    label: &str,
+    column: Column,
+) -> (String, Option<Role>) {
     match column {
         Column::Instance => match &row.fork_of {
             Some(link) => (
-                format!("└ fork@{} {}", link.step, one_line(&row.instance_id, 200)),
+                format!("└ fork@{} {}", link.step, one_line(label, 200)),
                 Some(Role::SectionMeta),
             ),
-            None => (one_line(&row.instance_id, 200), None),
+            None => (one_line(label, 200), None),
         },
         Column::Format => (row.format.name().to_string(), Some(Role::Dim)),
         Column::Steps => (row.steps.to_string(), None),
         Column::Exit => (
-            one_line(row.exit_status.as_deref().unwrap_or("-"), 60),
+            one_line(row.exit_shown().as_deref().unwrap_or("-"), 60),
             None,
         ),
         Column::Resolved => match row.resolved {
@@ -215,7 +270,10 @@ fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
             Some(false) => ("✗ no".into(), Some(Role::Unresolved)),
             None => ("?".into(), Some(Role::Unknown)),
         },
-        Column::Cost => (row.usage.cost.map_or("-".into(), units::cost), None),
+        Column::Cost => (
+            row.usage.cost.map_or("-".into(), |c| run.cost_cell(c)),
+            None,
+        ),
         Column::Tokens => {
             let total = row.usage.tokens_in.unwrap_or(0) + row.usage.tokens_out.unwrap_or(0);
             let known = row.usage.tokens_in.is_some() || row.usage.tokens_out.is_some();
@@ -236,16 +294,21 @@ fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
     }
 }
 
-fn empty_message(run: &RunState) -> String {
+fn empty_message(state: &State) -> String {
+    let run = &state.run;
     if !run.progress.finished {
         " reading files…".into()
     } else if !run.rows.is_empty() {
         format!(
-            " no trajectory matches the filter `{}` (esc clears it)",
-            run.filter
+            " no trajectory matches the filter `{}` ({} clears it)",
+            run.filter,
+            state.keymap.key_name(Layer::Run, Action::ClearFilter)
         )
     } else if !run.failures.is_empty() {
-        " no trajectories could be read: ! lists the files and why".into()
+        format!(
+            " no trajectories could be read: {} lists the files and why",
+            state.keymap.key_name(Layer::Global, Action::Failures)
+        )
     } else {
         " no trajectories found here".into()
     }

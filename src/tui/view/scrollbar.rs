@@ -48,8 +48,10 @@ pub fn render(
     for (y, cell) in cells.iter().enumerate() {
         let in_thumb = y >= thumb_start && y < thumb_end;
         let (symbol, role) = match cell {
-            Some(Mark::Hit) => ("●", Role::ScrollbarHit),
-            Some(Mark::Error) => ("■", Role::ScrollbarError),
+            // Ticks across the track: unlike the rows' own marks (`✗`, `●`), they read as
+            // places along the whole list, not as one row's state.
+            Some(Mark::Hit) => ("╪", Role::ScrollbarHit),
+            Some(Mark::Error) => ("━", Role::ScrollbarError),
             None if in_thumb => ("┃", Role::ScrollbarThumb),
             None => ("│", Role::ScrollbarTrack),
         };

@@ -17,10 +17,20 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let bar = theme.style(Role::StatusBar);
     if let Some(prompt) = &state.prompt {
         let label = prompt.kind.label();
-        let line = Line::from(vec![
+        let mut spans = vec![
             Span::styled(label, theme.style(Role::StatusKey)),
             Span::styled(prompt.input.clone(), bar),
-        ]);
+        ];
+        // A term that does not parse says so where it is typed (the last good filter stays).
+        if prompt.kind == crate::tui::state::prompt::PromptKind::Filter
+            && let Some(error) = &state.run.filter_error
+        {
+            spans.push(Span::styled(
+                format!("  ✗ {error}"),
+                theme.style(Role::StatusError),
+            ));
+        }
+        let line = Line::from(spans);
         frame.render_widget(Paragraph::new(line).style(bar), area);
         let x = display_width(label) + display_width(&prompt.input[..prompt.cursor]);
         let x = area.x + (x as u16).min(area.width.saturating_sub(1));

@@ -60,11 +60,12 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
             Some(i) => state.metrics.tally.rules_at(i, step.index).len(),
             None => 0,
         };
+        // `3r`: three rules matched here (the status bar names them for the selected step).
         let mark = match (labelled, rules) {
             (true, _) => " ◆".to_string(),
             (false, 0) => String::new(),
-            (false, n) if n < 10 => format!(" {n}"),
-            (false, _) => " +".to_string(),
+            (false, n) if n < 10 => format!(" {n}r"),
+            (false, _) => " +r".to_string(),
         };
         let used = digits + 3 + agent_width + tool_width + 1 + mark.chars().count();
         let room = usize::from(area.width).saturating_sub(used);

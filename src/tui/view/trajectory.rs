@@ -1,6 +1,8 @@
 //! The trajectory screen: header, step list, divider, tabs and the right pane.
 
 use super::{detail, header, steps, tabs};
+use crate::tui::action::Action;
+use crate::tui::layer::Layer;
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::theme::Role;
@@ -34,7 +36,12 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     }
     steps::render(state, t, frame, l.list, l.list_bar);
     if t.steps.is_empty() && t.page.per_step() {
-        let text = " This log holds no steps. The task and details are under i, the patch under p.";
+        let key = |action| state.keymap.key_name(Layer::Trajectory, action);
+        let text = format!(
+            " This log holds no steps. The task and details are under {}, the patch under {}.",
+            key(Action::ShowTask),
+            key(Action::ShowPatch)
+        );
         frame.render_widget(
             Paragraph::new(text).style(state.theme.style(Role::Dim)),
             l.detail,
