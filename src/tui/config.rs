@@ -35,6 +35,8 @@ pub struct Config {
     pub problems: Vec<String>,
     /// The replay panel's backends (`backends.toml` with `load`) and what flags add.
     pub replay: super::state::replay::ReplaySetup,
+    /// Open on the runs screen: each root is a run to compare (`trajscope --runs A B C`).
+    pub compare_runs: bool,
 }
 
 /// Compiles `set`, adding its problems and the compiler's to `problems`.
@@ -58,6 +60,7 @@ impl Default for Config {
             rules: compile(RuleSet::defaults(), &mut Vec::new()),
             problems: Vec::new(),
             replay: Default::default(),
+            compare_runs: false,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The run screen: title and loading gauge, the summary line, and the visible rows of the
 //! table of trajectories.
 
+use super::phases;
 use crate::model::TrajectorySummary;
 use crate::text::{clip, display_width, one_line};
 use crate::tui::layout;
@@ -49,8 +50,9 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // Cells are written straight into the buffer: a widget per cell would cost more
         // than the whole table.
         for (column, rect) in &columns {
-            let (mut text, role) =
-                super::live::cell(state, row, *column).unwrap_or_else(|| cell(row, *column));
+            let (mut text, role) = super::live::cell(state, row, *column)
+                .or_else(|| phases::cell(state, row, *column, rect.width))
+                .unwrap_or_else(|| cell(row, *column));
             if *column == Column::Instance && run.shared_ids.contains(&row.instance_id) {
                 text = format!("{text} · {}", run.origin(row));
             }
@@ -233,6 +235,8 @@ fn cell(row: &TrajectorySummary, column: Column) -> (String, Option<Role>) {
             (row.error_steps.to_string(), Some(Role::StepError))
         }
         Column::Errors => ("0".into(), Some(Role::Dim)),
+        // Drawn from the tally by `phases::cell`; blank until the rules have run.
+        Column::Phases => (String::new(), None),
     }
 }
 
