@@ -108,7 +108,7 @@ fn an_instance_drills_down_to_its_trajectories_side_by_side() {
         |text| {
             assert!(text.contains("tinycalc__tinycalc-1 in 3 runs"), "{text}");
             // Each column's head: its run, verdict and step count.
-            assert!(text.contains("A ✓ 4 steps"), "{text}");
+            assert!(text.contains("A ✓ 5 steps"), "{text}");
             assert!(text.contains("C ✗"), "{text}");
             assert!(text.contains("  1 "), "step numbers are shown: {text}");
         },

@@ -67,6 +67,9 @@ pub struct InstanceView {
     pub instance_id: String,
     /// Each run's trajectory of the instance, if it has one.
     pub sources: Vec<Option<TrajectoryRef>>,
+    /// Each run's verdict as the run table has it (joined from the run's eval results,
+    /// which a trajectory read on its own does not carry).
+    pub verdicts: Vec<Option<bool>>,
     /// Each run's trajectory once read (or why it could not be).
     pub loaded: Option<Vec<Option<Result<Arc<LoadedTrajectory>, String>>>>,
     /// The first step shown in every column.

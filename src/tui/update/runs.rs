@@ -127,11 +127,13 @@ fn open_instance(state: &mut State, fx: &mut Vec<Effect>) {
         })
         .collect();
     let instance_id = row.instance_id.clone();
+    let verdicts = row.verdicts(&state.run.rows);
     let id = state.next_id();
     state.runs.instance = Some(InstanceView {
         id,
         instance_id,
         sources: sources.clone(),
+        verdicts,
         loaded: None,
         scroll: 0,
     });

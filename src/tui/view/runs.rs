@@ -30,15 +30,30 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         l.title,
     );
     frame.render_widget(Paragraph::new(summary(state)), l.summary);
-    let legend: Vec<Span> = state
-        .run
-        .roots
-        .iter()
+    // Full paths when they fit, else each run's folder (or file) name.
+    let names = |full: bool| -> Vec<String> {
+        state
+            .run
+            .roots
+            .iter()
+            .map(|root| match root.file_name() {
+                Some(name) if !full => name.to_string_lossy().into_owned(),
+                _ => root.display().to_string(),
+            })
+            .collect()
+    };
+    let mut shown = names(true);
+    let width: usize = shown.iter().map(|n| display_width(n) + 6).sum();
+    if width > usize::from(l.legend.width) {
+        shown = names(false);
+    }
+    let legend: Vec<Span> = shown
+        .into_iter()
         .enumerate()
-        .flat_map(|(i, root)| {
+        .flat_map(|(i, name)| {
             [
                 Span::styled(format!(" {} ", letter(i)), theme.style(Role::TabActive)),
-                Span::styled(format!(" {}  ", root.display()), theme.style(Role::Dim)),
+                Span::styled(format!(" {name}  "), theme.style(Role::Dim)),
             ]
         })
         .collect();
@@ -163,7 +178,8 @@ fn instance(state: &State, view: &InstanceView, frame: &mut Frame, header: Rect,
             None => ("no trajectory".to_string(), Role::Dim),
             Some(Err(e)) => (format!("unreadable: {e}"), Role::StepError),
             Some(Ok(t)) => {
-                let (mark, role) = match t.trajectory.resolved {
+                let verdict = view.verdicts.get(i).copied().flatten();
+                let (mark, role) = match verdict.or(t.trajectory.resolved) {
                     Some(true) => ("✓", Role::Resolved),
                     Some(false) => ("✗", Role::Unresolved),
                     None => ("?", Role::Unknown),
