@@ -219,4 +219,23 @@ fn a_coder_trajectory_reaches_the_gold_change_and_keeps_it() {
     assert_eq!(gold["final_hunks_present"], 1);
     assert_eq!(gold["lost"], false);
     assert_eq!(gold["strip"], "····○○●●●");
+    // sympy__sympy-21847: two gold hunks in one file; step 11 writes the first, step 12 the
+    // second, and the patch keeps both.
+    let Some(file) = corpus::corpus("coder-swebench-lite/trajs/sympy__sympy-21847.traj") else {
+        return;
+    };
+    let t = trajscope(
+        &[
+            "show",
+            file.to_str().unwrap(),
+            "--dataset",
+            "tests/fixtures/gold/swe-bench-lite-corpus.jsonl",
+            "--json",
+        ],
+        home.path(),
+    );
+    assert_eq!(t["gold"]["gold_hunks"], 2);
+    assert_eq!(t["steps"][10]["gold"]["hunks_present"], 1);
+    assert_eq!(t["gold"]["reached_at"], 12);
+    assert_eq!(t["gold"]["strip"], "··········◐●●●●●●");
 }
