@@ -14,6 +14,7 @@ mod rules;
 mod results;
 mod show;
 mod show_diff;
+mod show_gold;
 mod stats;
 mod table;
 mod watch;
@@ -37,6 +38,10 @@ pub struct Cli {
     command: Option<Command>,
     /// Files or folders to open (default: the bundled sample trajectories).
     paths: Vec<PathBuf>,
+    /// Open two or more runs side by side, one path (folder or file) each: one column per
+    /// run, one row per instance (R in the app does the same for the paths opened).
+    #[arg(long, num_args = 2.., value_name = "RUN", conflicts_with = "paths")]
+    runs: Vec<PathBuf>,
     /// The app's replay panel (r on a step): an ad-hoc backend's base URL (with --model),
     /// offered besides those of backends.toml.
     #[arg(long, value_name = "URL", requires = "model")]
@@ -73,6 +78,7 @@ const VERSION: &str = concat!(
 const EXAMPLES: &str = "\
 Examples:
   trajscope runs/my-eval/                 open a run
+  trajscope --runs runs/a runs/b runs/c   three runs side by side, one row per instance
   trajscope ls runs/my-eval/ --json       one JSON object per trajectory
   trajscope show x.traj --step 3 --context   what the model saw at step 3
   trajscope show x.traj --diff            what each step changed in the files
@@ -136,7 +142,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Completions(args)) => completions::completions(args),
         Some(Command::Man(args)) => completions::man(args),
         None => {
-            let paths = if cli.paths.is_empty() {
+            let compare_runs = !cli.runs.is_empty();
+            let paths = if compare_runs {
+                cli.runs
+            } else if cli.paths.is_empty() {
                 vec![sample_trajectories()]
             } else {
                 cli.paths
@@ -156,6 +165,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 config.replay.workspace = cli.workspace;
                 config.named_results = cli.results.named()?;
+                config.compare_runs = compare_runs;
                 trajscope::tui::run(paths, config)?;
                 Ok(ExitCode::SUCCESS)
             } else {

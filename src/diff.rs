@@ -12,7 +12,8 @@
 //!   `cumulative_at(k)`; [`check_submission`] for the submitted patch;
 //! - context: [`context_diff`] between step k-1 and k;
 //! - repeated commands: [`repeated_commands`];
-//! - run against run: [`compare_runs`], with [`localization`] against a gold patch.
+//! - run against run: [`compare_runs`], with [`localization`] against a gold patch;
+//! - step against the gold patch: [`gold_proximity`] (reached the fix, then lost it).
 
 mod agreement;
 mod align;
@@ -20,6 +21,7 @@ mod context;
 mod dataset;
 mod delta;
 mod edit;
+mod gold;
 mod interpret;
 mod patch;
 mod paths;
@@ -36,6 +38,7 @@ pub use align::{AlignedPair, RunComparison, compare_runs, normalise_action};
 pub use context::{ContextChange, ContextDiff, context_diff};
 pub use dataset::{DatasetError, GoldPatches, Localization, localization, localize};
 pub use edit::{ContextChunk, Edit, EditOp, Uninterpreted};
+pub use gold::{FinalSource, GoldProximity, StepGold, gold_proximity};
 // Replay reads Llama answers and command lines with the same readers.
 pub use interpret::pythonic_calls;
 pub use patch::{DiffLine, FileChange, FileDiff, Hunk, LineKind, parse_patch};

@@ -6,7 +6,8 @@
 //! and `--rules` files; a [`Matcher`] compiles it (one Aho-Corasick automaton and one
 //! `RegexSet` per field) and scans trajectories; a [`Tally`] keeps per-trajectory hits and
 //! sums them per rule, split by resolved / unresolved / unknown, with the steps behind each
-//! count. [`Overview`] and [`Comparison`] give the run-level numbers and the two-run test;
+//! count. [`Overview`] and [`Comparison`] give the run-level numbers and the two-run test,
+//! [`RunsComparison`] the test of two or more runs on their shared instances;
 //! [`LabelSet`] keeps hand-made step labels in a sidecar file; [`Search`] is `trajscope grep`.
 //! Rules marked `alert` fire while a trajectory is followed live ([`firings`], [`AlertLog`]).
 //!
@@ -14,6 +15,7 @@
 
 mod alert;
 pub mod classifier;
+pub mod cochran;
 mod compare;
 pub mod condition;
 mod exit_kind;
@@ -24,11 +26,13 @@ mod labels;
 mod matcher;
 mod overview;
 pub mod pack;
+mod phase;
 mod rule;
 mod rule_error;
 pub mod rule_file;
 mod rule_set;
 mod run_tally;
+mod runs_comparison;
 mod search;
 mod sequence;
 pub mod stats;
@@ -44,12 +48,16 @@ pub use filter::{FilterError, FilterRow, RunFilter};
 pub use labels::{LABELS_FILE, Label, LabelError, LabelSet, MAX_LABEL_CHARS, step_hash};
 pub use matcher::Matcher;
 pub use overview::{Overview, Spread};
+pub use phase::{PHASE_RULES, Phase, Phases};
 pub use rule::{Origin, Pattern, Rule, RuleId, ToolCondition};
 pub use rule_error::RuleError;
 pub use rule_set::{RuleOptions, RuleSet, user_rules_path};
 pub use run_tally::{
     TalliedFile, TalliedRun, cache_key as tally_cache_key, tally_file, tally_from_cache, tally_run,
     tally_run_cached,
+};
+pub use runs_comparison::{
+    InstanceVerdicts, McNemarTest, PairTest, RuleAcross, RuleInRun, RunsComparison, SolveCounts,
 };
 pub use search::{GrepHit, Search, SearchError};
 pub use step_matches::{StepHit, StepMatches};

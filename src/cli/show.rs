@@ -32,6 +32,12 @@ pub struct Args {
     pub diff: bool,
     #[command(flatten)]
     pub results: super::results::ResultsArg,
+    /// A SWE-bench dataset (JSON or JSON lines with `instance_id` and `patch`): compare
+    /// every step's working tree with the gold patch (a strip in the header; a `gold` key per
+    /// step and for the trajectory in --json) and say whether the run reached the gold
+    /// change and lost it.
+    #[arg(long, value_name = "FILE")]
+    pub dataset: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -49,18 +55,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
         print_context(&trajectory, step, args.json)?;
         return Ok(ExitCode::SUCCESS);
     }
-    match args.step {
-        Some(index) => {
+    let gold = match &args.dataset {
+        Some(dataset) => Some((super::show_gold::proximity(&trajectory, dataset)?, dataset)),
+        None => None,
+    };
+    match (args.step, &gold) {
+        (Some(index), _) => {
             let step = pick_step(&trajectory, index)?;
             if args.json {
-                println!("{}", serde_json::to_string_pretty(step)?);
+                let mut value = serde_json::to_value(step)?;
+                if let (Some((p, _)), Some(object)) = (&gold, value.as_object_mut())
+                    && let Some(g) = p.steps.get(index - 1)
+                {
+                    object.insert("gold".into(), serde_json::to_value(g)?);
+                }
+                println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
                 print_step(&trajectory, step);
             }
         }
-        None if args.json => println!("{}", serde_json::to_string_pretty(&trajectory)?),
-        None => {
+        (None, Some((p, dataset))) if args.json => println!(
+            "{}",
+            serde_json::to_string_pretty(&super::show_gold::json(&trajectory, p, dataset)?)?
+        ),
+        (None, _) if args.json => println!("{}", serde_json::to_string_pretty(&trajectory)?),
+        (None, _) => {
             print_header(&trajectory);
+            if let Some((p, _)) = &gold {
+                print!("{}", super::show_gold::text(p));
+            }
             for step in &trajectory.steps {
                 print_step(&trajectory, step);
             }

@@ -1,10 +1,14 @@
 //! `trajscope stats PATH...`: the failure-mode tally of a run (or the comparison of two
 //! runs) with the default rules, the user's rules and `--rules` files.
 
+mod gold;
 mod html;
 mod json;
 mod localization;
+mod many;
 mod text;
+
+pub(super) use localization::load as load_dataset;
 
 use super::output::Out;
 use super::progress::Indicator;
@@ -18,7 +22,7 @@ use trajscope::export::text_chart;
 use trajscope::formats::RunCache;
 use trajscope::metrics::{
     Comparison, FilterRow, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, RunFilter,
-    TalliedRun, Tally, tally_run, tally_run_cached, user_rules_path,
+    RunsComparison, TalliedRun, Tally, tally_run, tally_run_cached, user_rules_path,
 };
 use trajscope::model::{LabelKey, ResultsSource, labels};
 
@@ -27,8 +31,12 @@ use trajscope::model::{LabelKey, ResultsSource, labels};
 pub struct Args {
     /// Run folders or trajectory files. Exactly two folders are two runs to compare (use
     /// --one-run to count them as one); more paths, or files, make one run.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "runs")]
     pub paths: Vec<PathBuf>,
+    /// Compare two or more runs, one path (folder or file) each, on the instances they all
+    /// share: solve counts, McNemar for every pair, Cochran's Q for three or more.
+    #[arg(long, num_args = 2.., value_name = "RUN", conflicts_with_all = ["paths", "vs", "one_run"])]
+    pub runs: Vec<PathBuf>,
     /// Compare: the PATHs are run A, these paths run B (each may be several folders).
     #[arg(long, num_args = 1.., value_name = "PATH")]
     pub vs: Vec<PathBuf>,
@@ -85,6 +93,7 @@ Examples:
   trajscope stats runs/my-eval/                   rules, tools, outcomes of a run
   trajscope stats runs/a/ runs/b/                 compare two runs (paired McNemar test)
   trajscope stats runs/a1 runs/a2 --vs runs/b     run A made of two folders, against run B
+  trajscope stats --runs runs/a runs/b runs/c     three runs on their shared instances
   trajscope stats runs/x --rules mine.toml --json
   trajscope stats runs/x --dataset swe-bench-lite.jsonl   with localization against gold patches";
 
@@ -112,13 +121,37 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => None,
     };
 
-    let (a_paths, b_paths) = runs(&args);
-    let indicator = Indicator::new();
     let pick = Pick {
         named: &named,
         filter: filter.as_ref(),
         no_cache: args.no_cache,
     };
+    let mut out = Out::new();
+    if args.runs.len() > 2 {
+        let indicator = Indicator::new();
+        let tallied: Vec<TalliedRun> = args
+            .runs
+            .iter()
+            .map(|path| {
+                tally(std::slice::from_ref(path), &matcher, &indicator, &pick)
+            })
+            .collect();
+        indicator.finish();
+        let labels: Vec<String> = args.runs.iter().map(|p| p.display().to_string()).collect();
+        many::report(
+            &args,
+            &labels,
+            &tallied,
+            &rule_errors,
+            gold.as_ref(),
+            &mut out,
+        )?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let (a_paths, b_paths) = runs(&args);
+    let indicator = Indicator::new();
     let a = tally(&a_paths, &matcher, &indicator, &pick);
     let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator, &pick));
     indicator.finish();
@@ -140,7 +173,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
 
-    let mut out = Out::new();
     match b {
         None => single(&args, &a, &rule_errors, gold.as_ref(), &mut out)?,
         Some(b) => compare(&args, &a, &b, &rule_errors, gold.as_ref(), &mut out)?,
@@ -151,6 +183,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// Run A's paths, and run B's when comparing.
 fn runs(args: &Args) -> (Vec<PathBuf>, Option<Vec<PathBuf>>) {
+    if let [a, b] = args.runs.as_slice() {
+        return (vec![a.clone()], Some(vec![b.clone()]));
+    }
     if !args.vs.is_empty() {
         return (args.paths.clone(), Some(args.vs.clone()));
     }
@@ -284,7 +319,38 @@ fn localized(
     gold: Option<&Gold>,
     by_trajectory: bool,
 ) -> Option<localization::Report> {
-    gold.map(|(patches, path)| localization::report(&run.tally, patches, path, by_trajectory))
+    gold.map(|(patches, path)| {
+        let mut report = localization::report(&run.tally, patches, path, by_trajectory);
+        report.gold_change = Some(gold::scan(&run.tally, patches));
+        report
+    })
+}
+
+/// The trajectories that reached the gold change and lost it, one line each.
+fn lost_lines(located: &localization::Report) -> String {
+    let Some(change) = &located.gold_change else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for lost in &change.lost_trajectories {
+        out.push_str(&format!(
+            "reached the gold change at step {}/{} and lost it ({}/{} gold hunks in the final patch): {} {}\n  {}\n",
+            lost.reached_at,
+            lost.steps,
+            lost.final_hunks_present,
+            lost.gold_hunks,
+            lost.instance_id,
+            lost.path.display(),
+            lost.strip
+        ));
+    }
+    if change.unreadable > 0 {
+        out.push_str(&format!(
+            "note: {} trajectory file(s) could not be read again for the step-by-step comparison\n",
+            change.unreadable
+        ));
+    }
+    out
 }
 
 fn single(
@@ -364,6 +430,7 @@ fn single(
     if let Some(located) = &located {
         out.text(&heading(&localization::heading(located)))?;
         out.text(&render(&localization::table(located)))?;
+        out.text(&lost_lines(located))?;
     }
     if args.by_trajectory {
         out.text(&heading("Trajectories"))?;
@@ -390,7 +457,12 @@ fn compare(
         let mut jb = json::run_json(b, &comparison.b, rule_errors, args.by_trajectory);
         ja.localization = located_a;
         jb.localization = located_b;
-        let report = json::compare_json(ja, jb, &comparison);
+        let mut report = json::compare_json(ja, jb, &comparison);
+        let labels = [name_of(&a.roots), name_of(&b.roots)];
+        report.comparison = Some(RunsComparison::of(&[
+            (labels[0].clone(), &a.tally),
+            (labels[1].clone(), &b.tally),
+        ]));
         out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
         return Ok(());
     }
@@ -424,6 +496,7 @@ fn compare(
             } else {
                 out.text(&format!("\n{title}\n{}", table.text()))?;
             }
+            out.text(&lost_lines(located))?;
         }
     }
     Ok(())

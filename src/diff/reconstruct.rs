@@ -202,6 +202,25 @@ impl Reconstruction {
         &self.paths
     }
 
+    /// The known lines (`None`: never seen) of the file that `same_file` matches to `path`
+    /// after step `step` (1-based), and whether the trajectory had edited it by then; `None`
+    /// when the file was neither seen nor edited by that step. Cheaper than [`files_at`]
+    /// for asking about a few files at every step (the gold proximity).
+    ///
+    /// [`files_at`]: Reconstruction::files_at
+    pub fn known_lines(&self, step: usize, path: &str) -> Option<(Vec<Option<&str>>, bool)> {
+        let files = self.snapshots.get(step.checked_sub(1)?)?;
+        let (name, state) = files
+            .iter()
+            .find(|(name, _)| super::paths::same_file(name, path))?;
+        let lines = state
+            .lines
+            .iter()
+            .map(|&l| self.tree.text(name, l))
+            .collect();
+        Some((lines, self.edited_by[step - 1].contains(name)))
+    }
+
     pub(crate) fn final_state(&self, path: &str) -> Option<(&Tree, &FileState)> {
         let state = self.snapshots.last()?.get(path)?;
         Some((&self.tree, state))

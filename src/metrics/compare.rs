@@ -145,7 +145,7 @@ fn rule_deltas(a: &Tally, b: &Tally) -> Vec<RuleDelta> {
 }
 
 /// Instance id → verdict (first trajectory of each instance), and how many repeats.
-fn verdicts(tally: &Tally) -> (HashMap<&str, Option<bool>>, usize) {
+pub(super) fn verdicts(tally: &Tally) -> (HashMap<&str, Option<bool>>, usize) {
     let mut out: HashMap<&str, Option<bool>> = HashMap::new();
     let mut duplicates = 0;
     for t in tally.trajectories() {

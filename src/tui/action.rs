@@ -99,6 +99,10 @@ actions! {
     ExportTrajectory => "export_trajectory", "export this trajectory to a file (HTML page; options.export_format)";
     ExportStep => "export_step", "export this step to a file (Markdown; options.export_format)";
     SwitchPane => "switch_pane", "switch between the rules and the steps behind the selected one";
+    Runs => "runs", "compare the opened runs side by side: one column per run, one row per instance";
+    AddRun => "add_run", "add a run (a folder or file) to compare side by side";
+    FilterSolvedBy => "filter_solved_by", "show the instances solved by exactly k runs (again: the next k, then all)";
+    FilterOnly => "filter_only", "show the instances solved only by one run (again: the next run, then all)";
 
     Replay => "replay", "re-run from this step against a live model: resample its answer, or continue the agent";
     Start => "start", "start the replay (a continued run asks first)";

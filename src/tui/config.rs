@@ -38,6 +38,8 @@ pub struct Config {
     /// The results files named with `--results`, read before start: they come before any
     /// found by looking.
     pub named_results: Vec<crate::model::ResultsSource>,
+    /// Open on the runs screen: each root is a run to compare (`trajscope --runs A B C`).
+    pub compare_runs: bool,
 }
 
 /// Compiles `set`, adding its problems and the compiler's to `problems`.
@@ -62,6 +64,7 @@ impl Default for Config {
             problems: Vec::new(),
             replay: Default::default(),
             named_results: Vec::new(),
+            compare_runs: false,
         }
     }
 }

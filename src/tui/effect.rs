@@ -41,6 +41,11 @@ pub enum Effect {
     },
     /// Read two trajectories and align them.
     LoadCompare { id: u64, a: TrajectoryRef, b: Other },
+    /// Read one instance's trajectory in each run (`None`: the run has none).
+    LoadInstance {
+        id: u64,
+        sources: Vec<Option<TrajectoryRef>>,
+    },
     /// Highlight and wrap a page of the right pane.
     BuildDocument(DocRequest),
     /// Find every hit of `query` in the open trajectory.
@@ -122,6 +127,7 @@ pub enum TaskKey {
     Run,
     Trajectory,
     Compare,
+    Instance,
     Document,
     Search,
     Grep,
@@ -137,6 +143,7 @@ impl Effect {
             Effect::LoadRun { .. } => Some(TaskKey::Run),
             Effect::LoadTrajectory { .. } => Some(TaskKey::Trajectory),
             Effect::LoadCompare { .. } => Some(TaskKey::Compare),
+            Effect::LoadInstance { .. } => Some(TaskKey::Instance),
             Effect::BuildDocument(_) => Some(TaskKey::Document),
             Effect::Search { .. } => Some(TaskKey::Search),
             Effect::Grep { .. } => Some(TaskKey::Grep),

@@ -143,6 +143,9 @@ impl Harness {
             Effect::LoadCompare { id, a, b } => {
                 queue.push_back(job::load_compare(id, &a, &b));
             }
+            Effect::LoadInstance { id, sources } => {
+                queue.push_back(job::load_instance(id, &sources));
+            }
             Effect::BuildDocument(request) => {
                 queue.extend(job::build_document(&request, &never));
             }

@@ -191,6 +191,20 @@ pub fn load_compare(id: u64, a: &TrajectoryRef, b: &Other) -> Msg {
     Msg::CompareLoaded { id, result }
 }
 
+/// Reads one instance's trajectory in every run (in parallel: they are independent files).
+pub fn load_instance(id: u64, sources: &[Option<TrajectoryRef>]) -> Msg {
+    use rayon::prelude::*;
+    let trajectories = sources
+        .par_iter()
+        .map(|source| {
+            source
+                .as_ref()
+                .map(|s| read_trajectory(s).map(|t| Arc::new(LoadedTrajectory::new(t))))
+        })
+        .collect();
+    Msg::InstanceLoaded { id, trajectories }
+}
+
 /// The trajectory `fork` was forked from: the first one of its parent file.
 fn read_parent(fork: &Trajectory) -> Result<Trajectory, String> {
     let Some(origin) = &fork.fork else {

@@ -9,6 +9,7 @@ pub enum Layer {
     Trajectory,
     Compare,
     Dashboard,
+    Runs,
     Prompt,
     Finder,
     Grep,
@@ -19,12 +20,13 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 12] = [
+    pub const ALL: [Layer; 13] = [
         Layer::Global,
         Layer::Run,
         Layer::Trajectory,
         Layer::Compare,
         Layer::Dashboard,
+        Layer::Runs,
         Layer::Prompt,
         Layer::Finder,
         Layer::Grep,
@@ -42,6 +44,7 @@ impl Layer {
             Layer::Trajectory => "trajectory",
             Layer::Compare => "compare",
             Layer::Dashboard => "dashboard",
+            Layer::Runs => "runs",
             Layer::Prompt => "prompt",
             Layer::Finder => "finder",
             Layer::Grep => "grep",
@@ -60,6 +63,7 @@ impl Layer {
             Layer::Trajectory => "Trajectory (steps on the left, the selected step on the right)",
             Layer::Compare => "Compare (two runs aligned step by step)",
             Layer::Dashboard => "Failure modes (the rule tally of the run)",
+            Layer::Runs => "Runs side by side (one column per run, one row per instance)",
             Layer::Prompt => "Typing a search or filter",
             Layer::Finder => "Fuzzy finder",
             Layer::Grep => "Run-wide search results",

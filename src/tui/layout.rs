@@ -8,6 +8,8 @@ pub use compare::{CompareLayout, compare};
 mod dashboard;
 
 pub use dashboard::{DashboardLayout, dashboard};
+mod runs;
+pub use runs::{RunsLayout, runs, runs_columns};
 
 use super::document::Page;
 use super::state::run::Column;
@@ -52,11 +54,13 @@ fn column_width(column: Column, exit: u16) -> u16 {
         Column::Tokens => 7,
         Column::Patch => 5,
         Column::Errors => 6,
+        Column::Phases => 18,
     }
 }
 
 /// Columns dropped first when the terminal is narrow.
-const DROP_ORDER: [Column; 6] = [
+const DROP_ORDER: [Column; 7] = [
+    Column::Phases,
     Column::Format,
     Column::Tokens,
     Column::Patch,

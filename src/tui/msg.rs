@@ -20,6 +20,10 @@ use crossterm::event::MouseEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// One instance's trajectories, one per run: `None` where the run has none, `Err` where
+/// its file could not be read.
+pub type InstanceTrajectories = Vec<Option<Result<Arc<LoadedTrajectory>, String>>>;
+
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(Key),
@@ -70,6 +74,11 @@ pub enum Msg {
     CompareLoaded {
         id: u64,
         result: Result<Arc<Compared>, String>,
+    },
+    /// One instance's trajectories, one per run (`None`: that run has none).
+    InstanceLoaded {
+        id: u64,
+        trajectories: InstanceTrajectories,
     },
     DocumentReady {
         key: DocKey,

@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod prompt;
 pub mod replay;
 pub mod run;
+pub mod runs;
 pub mod search;
 pub mod trajectory;
 
@@ -36,6 +37,7 @@ use metrics::MetricsState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
 use run::RunState;
+use runs::RunsState;
 use search::SearchState;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,6 +52,8 @@ pub enum Screen {
     Compare,
     /// The failure-mode tally of the run.
     Dashboard,
+    /// Several runs side by side, one column each.
+    Runs,
 }
 
 impl Screen {
@@ -59,6 +63,7 @@ impl Screen {
             Screen::Trajectory => Layer::Trajectory,
             Screen::Compare => Layer::Compare,
             Screen::Dashboard => Layer::Dashboard,
+            Screen::Runs => Layer::Runs,
         }
     }
 }
@@ -132,6 +137,8 @@ pub struct State {
     pub documents: Documents,
     pub metrics: MetricsState,
     pub dashboard: DashboardState,
+    /// Every root as a run of its own, side by side.
+    pub runs: RunsState,
     pub notice: Option<Notice>,
     pub live: LiveState,
     /// What the replay panel offers: backends, a workspace.
@@ -158,8 +165,13 @@ impl State {
         let open_single = roots.len() == 1 && roots[0].is_file();
         let open_at_start =
             open_single && crate::formats::opens_lazily(&roots[0], config.options.lazy_above);
+        let screen = if config.compare_runs && roots.len() > 1 {
+            Screen::Runs
+        } else {
+            Screen::Run
+        };
         State {
-            screen: Screen::Run,
+            screen,
             run: RunState::with_results(
                 roots,
                 config.named_results,
@@ -178,6 +190,7 @@ impl State {
             documents: Documents::default(),
             metrics: MetricsState::new(config.rules),
             dashboard: DashboardState::default(),
+            runs: RunsState::default(),
             notice: None,
             live: LiveState::default(),
             replay_setup: config.replay,

@@ -25,6 +25,7 @@ mod page;
 mod prompt;
 pub mod replay;
 mod run;
+mod runs;
 mod search;
 mod settle;
 #[cfg(test)]
@@ -92,6 +93,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
         Msg::CompareLoaded { id, result } => compare::loaded(state, id, result),
+        Msg::InstanceLoaded { id, trajectories } => runs::loaded(state, id, trajectories),
         Msg::DocumentReady { key, document } => state.documents.insert(key, document),
         Msg::SearchDone {
             trajectory,
@@ -107,6 +109,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     }
     metrics::join_results(state);
     dashboard::sync(state);
+    runs::sync(state);
     if !state.held_keys.is_empty() && !awaiting_trajectory(state) {
         for key in std::mem::take(&mut state.held_keys) {
             settle::settle(state);
@@ -173,6 +176,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Trajectory => trajectory::action(state, action, fx),
         Layer::Compare => compare::action(state, action),
         Layer::Dashboard => dashboard::action(state, action, fx),
+        Layer::Runs => runs::action(state, action, fx),
         Layer::Prompt => prompt::action(state, action, fx),
         Layer::Finder => finder::action(state, action, fx),
         Layer::Grep => grep::action(state, action, fx),

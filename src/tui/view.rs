@@ -11,10 +11,12 @@ mod header;
 mod help;
 mod live;
 mod marks;
+mod phases;
 mod popup;
 mod problems;
 mod replay;
 mod run;
+mod runs;
 mod scrollbar;
 mod status;
 mod steps;
@@ -43,6 +45,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         Screen::Trajectory => trajectory::render(state, frame, area),
         Screen::Compare => compare::render(state, frame, area),
         Screen::Dashboard => dashboard::render(state, frame, area),
+        Screen::Runs => runs::render(state, frame, area),
     }
     match &state.overlay {
         Some(Overlay::Help(help)) => help::render(state, help, frame, area),

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use trajscope::metrics::stats::Rate;
 use trajscope::metrics::{
-    Comparison, Counts, Overview, RowKind, RuleError, Split, Spread, TalliedRun, Tally,
-    TrajectoryTally,
+    Comparison, Counts, Overview, Phases, RowKind, RuleError, RunsComparison, Split, Spread,
+    TalliedRun, Tally, TrajectoryTally,
 };
 
 /// Bumped only when a field changes meaning.
@@ -123,6 +123,11 @@ pub struct TrajectoryJson {
     pub rules: BTreeMap<String, RuleHits>,
     /// Tool name → calls.
     pub tools: BTreeMap<String, u32>,
+    /// One character per step: `·` explore, `e` edit, `v` verify (a test run), `s` submit,
+    /// a space for a step that executed nothing (docs/metrics.md, phases).
+    pub phases: String,
+    /// Resolved, and no test ran at or after the last edit.
+    pub unverified_pass: bool,
 }
 
 #[derive(Serialize)]
@@ -142,6 +147,17 @@ pub struct CompareJson {
     pub verdict: trajscope::metrics::Verdict,
     pub message: String,
     pub warnings: Vec<String>,
+    /// The N-run comparison of the same two runs (the shape `--runs` prints for any N).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<RunsComparison>,
+}
+
+/// `stats --runs` with three runs or more: each run's report and the comparison.
+#[derive(Serialize)]
+pub struct ManyJson {
+    pub version: u32,
+    pub runs: Vec<RunJson>,
+    pub comparison: RunsComparison,
 }
 
 #[derive(Serialize)]
@@ -307,6 +323,7 @@ fn trajectories(tally: &Tally) -> Vec<TrajectoryJson> {
         .map(|(i, t)| {
             let mut rules = rule_hits(tally, t);
             rules.extend(labels.remove(&i).unwrap_or_default());
+            let phases = Phases::of(tally.matcher(), t);
             TrajectoryJson {
                 path: t.key.path.clone(),
                 index: t.key.source_index.map(|i| i + 1),
@@ -321,6 +338,8 @@ fn trajectories(tally: &Tally) -> Vec<TrajectoryJson> {
                 patch_lines: t.patch_lines,
                 rules,
                 tools: t.tools.iter().map(|u| (u.name.clone(), u.calls)).collect(),
+                phases: phases.strip(t.steps),
+                unverified_pass: phases.unverified_pass(t.resolved),
             }
         })
         .collect()
@@ -394,5 +413,6 @@ pub fn compare_json(a: RunJson, b: RunJson, comparison: &Comparison) -> CompareJ
         verdict: comparison.verdict,
         message: comparison.message.clone(),
         warnings: comparison.warnings.clone(),
+        comparison: None,
     }
 }

@@ -29,7 +29,7 @@ pub struct Split {
 }
 
 impl Split {
-    fn add(&mut self, outcome: Outcome) {
+    pub(super) fn add(&mut self, outcome: Outcome) {
         self.trajectories += 1;
         match outcome {
             Outcome::Resolved => self.resolved += 1,
@@ -66,6 +66,9 @@ pub struct Report {
     pub mean_precision: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_trajectory: Option<Vec<TrajectoryLocalization>>,
+    /// Step by step against the gold change: reached it, and lost it again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gold_change: Option<super::gold::GoldChange>,
 }
 
 pub fn report(tally: &Tally, gold: &GoldPatches, dataset: &Path, by_trajectory: bool) -> Report {
@@ -78,6 +81,7 @@ pub fn report(tally: &Tally, gold: &GoldPatches, dataset: &Path, by_trajectory: 
         mean_recall: None,
         mean_precision: None,
         by_trajectory: by_trajectory.then(Vec::new),
+        gold_change: None,
     };
     let (mut recall, mut precision) = (0.0, 0.0);
     for t in tally.trajectories() {
@@ -138,6 +142,21 @@ pub fn table(report: &Report) -> Table {
             share(split.unresolved as u64, totals.unresolved),
             share(split.unknown as u64, totals.unknown),
         ]);
+    }
+    if let Some(change) = &report.gold_change {
+        let totals = change.compared;
+        for (name, split) in [
+            ("a step's tree held every gold hunk", change.reached),
+            ("held it, then lost it (final patch lacks it)", change.lost),
+        ] {
+            table.row([
+                name.to_string(),
+                share(split.trajectories as u64, totals.trajectories),
+                share(split.resolved as u64, totals.resolved),
+                share(split.unresolved as u64, totals.unresolved),
+                share(split.unknown as u64, totals.unknown),
+            ]);
+        }
     }
     let mean = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.2}"));
     table.row([

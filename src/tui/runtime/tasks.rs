@@ -65,6 +65,9 @@ impl Tasks {
             Effect::LoadCompare { id, a, b } => {
                 blocking(tx, move || Some(job::load_compare(id, &a, &b)))
             }
+            Effect::LoadInstance { id, sources } => {
+                blocking(tx, move || Some(job::load_instance(id, &sources)))
+            }
             Effect::BuildDocument(request) => {
                 blocking(tx, move || job::build_document(&request, &flag))
             }

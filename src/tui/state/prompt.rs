@@ -13,6 +13,8 @@ pub enum PromptKind {
     Label,
     /// The replay panel's workspace path.
     Workspace,
+    /// A run to add to the runs side by side.
+    AddRun,
 }
 
 impl PromptKind {
@@ -23,6 +25,7 @@ impl PromptKind {
             PromptKind::Grep => "search all trajectories: ",
             PromptKind::Label => "label this step: ",
             PromptKind::Workspace => "workspace (the repository at its starting state): ",
+            PromptKind::AddRun => "add a run (a folder or file): ",
         }
     }
 }

@@ -21,10 +21,12 @@ pub enum Column {
     Tokens,
     Patch,
     Errors,
+    /// The phase strip: explore, edit, verify, submit, step by step.
+    Phases,
 }
 
 impl Column {
-    pub const ALL: [Column; 9] = [
+    pub const ALL: [Column; 10] = [
         Column::Instance,
         Column::Format,
         Column::Steps,
@@ -34,6 +36,7 @@ impl Column {
         Column::Tokens,
         Column::Patch,
         Column::Errors,
+        Column::Phases,
     ];
 
     pub fn title(self) -> &'static str {
@@ -47,6 +50,7 @@ impl Column {
             Column::Tokens => "tokens",
             Column::Patch => "patch",
             Column::Errors => "errors",
+            Column::Phases => "phases",
         }
     }
 
@@ -88,6 +92,8 @@ impl Column {
             Column::Tokens => tokens(a).cmp(&tokens(b)),
             Column::Patch => a.patch_lines.cmp(&b.patch_lines),
             Column::Errors => a.error_steps.cmp(&b.error_steps),
+            // The strip lives in the tally, not the summary: ties, so by instance.
+            Column::Phases => Ordering::Equal,
         }
     }
 }

@@ -38,6 +38,7 @@ pub fn page_height(state: &State) -> usize {
                 .rules
                 .height
         }
+        Screen::Runs => layout::runs(area).body.height,
     })
 }
 

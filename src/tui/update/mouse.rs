@@ -48,6 +48,10 @@ pub fn event(state: &mut State, event: MouseEvent, fx: &mut Vec<Effect>) {
             }
         }
         Screen::Dashboard => super::dashboard::wheel(state, at, delta),
+        Screen::Runs => {
+            let len = state.runs.visible.len();
+            state.runs.cursor.move_by(delta, len);
+        }
     }
 }
 
@@ -126,6 +130,7 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
         }
         Screen::Compare => {}
         Screen::Dashboard => super::dashboard::click(state, at, fx),
+        Screen::Runs => {}
     }
 }
 

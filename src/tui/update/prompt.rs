@@ -9,9 +9,11 @@ use crate::tui::state::{Overlay, State};
 pub fn open(state: &mut State, kind: PromptKind) {
     let initial = match kind {
         PromptKind::Filter => state.run.filter.clone(),
-        PromptKind::Search | PromptKind::Grep | PromptKind::Label | PromptKind::Workspace => {
-            String::new()
-        }
+        PromptKind::Search
+        | PromptKind::Grep
+        | PromptKind::Label
+        | PromptKind::Workspace
+        | PromptKind::AddRun => String::new(),
     };
     state.prompt = Some(Prompt::new(kind, &initial));
 }
@@ -31,6 +33,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 PromptKind::Grep => grep::start(state, &prompt.input, fx),
                 PromptKind::Label => labels::add(state, &prompt.input, fx),
                 PromptKind::Workspace => super::replay::set_workspace(state, &prompt.input),
+                PromptKind::AddRun => super::runs::add_run(state, &prompt.input, fx),
             }
         }
         Action::Cancel => cancel(state),

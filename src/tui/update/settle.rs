@@ -17,6 +17,8 @@ pub fn settle(state: &mut State) {
         Screen::Compare => super::compare::settle(state),
         // Its lists are settled with its contents, in `dashboard::sync`.
         Screen::Dashboard => {}
+        // Settled with its rows, in `runs::sync`.
+        Screen::Runs => {}
     }
     let page = page_height(state);
     let failures = state.run.failures.len();

@@ -1,6 +1,7 @@
 //! The run screen: title and loading gauge, the summary line, and the visible rows of the
 //! table of trajectories.
 
+use super::phases;
 use crate::model::TrajectorySummary;
 use crate::text::{clip, display_width, one_line};
 use crate::tui::action::Action;
@@ -53,6 +54,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // than the whole table.
         for (column, rect) in &columns {
             let (text, role) = super::live::cell(state, row, *column)
+                .or_else(|| phases::cell(state, row, *column, rect.width))
                 .unwrap_or_else(|| cell(run, row, run.label(index), *column));
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
             let text = clip(&text, usize::from(rect.width));
@@ -291,6 +293,8 @@ fn cell(
             (row.error_steps.to_string(), Some(Role::StepError))
         }
         Column::Errors => ("0".into(), Some(Role::Dim)),
+        // Drawn from the tally by `phases::cell`; blank until the rules have run.
+        Column::Phases => (String::new(), None),
     }
 }
 

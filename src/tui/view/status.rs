@@ -102,6 +102,7 @@ fn place(state: &State) -> String {
             }
         }
         (Screen::Compare, _) => super::compare::place(state),
+        (Screen::Runs, _) => super::runs::place(state),
         _ => match state.compare.marked.len() {
             0 => format!("RUN {}", state.run.visible.len()),
             n => format!("RUN {} · {n} marked", state.run.visible.len()),
@@ -204,6 +205,15 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
             (Action::NextDivergence, "divergence"),
             (Action::TogglePatches, "patches"),
             (Action::ScrollPageDown, "scroll"),
+        ],
+        Layer::Runs => &[
+            (Action::Help, "help"),
+            (Action::Back, "back"),
+            (Action::Down, "move"),
+            (Action::Open, "side by side"),
+            (Action::FilterSolvedBy, "solved by k"),
+            (Action::FilterOnly, "only by"),
+            (Action::AddRun, "add run"),
         ],
         Layer::Finder => &[(Action::Confirm, "open"), (Action::Cancel, "close")],
         Layer::Grep => &[
