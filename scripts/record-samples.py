@@ -33,6 +33,7 @@ from samples import (  # noqa: E402
     aider,
     chat,
     claude_code,
+    cli_agents,
     codex,
     inspect_ai,
     llama,
@@ -57,6 +58,14 @@ GENERATED = [
     "aider",
     "llama",
     "chat",
+    "gemini-cli",
+    "copilot-cli",
+    "cursor",
+    "kimi-cli",
+    "opencode",
+    "droid",
+    "hf-trace",
+    "otel-genai",
 ]
 
 
@@ -72,6 +81,7 @@ def generate(out):
     aider.write(out)
     llama.write(out)
     chat.write(out)
+    cli_agents.write(out)
     results.write(
         out,
         {

@@ -13,6 +13,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use trajscope::formats::{Kind, ResultsKind, detect, discover, load_run};
 use trajscope::model::Format;
 
+const GEMINI: &str = "gemini-cli/session-2026-01-05T08-00-6ce1f3e4.json";
+const COPILOT: &str = "copilot-cli/session-state/65fa6fd1-3d5d-572e-bc4b-25eb62674233/events.jsonl";
+const CURSOR: &str = "cursor/agent-transcripts/8399813c-8e99-56b7-b2b4-ae7570985cb1.jsonl";
+const KIMI: &str = "kimi-cli/wd_tinycalc_0a1b2c3d4e5f/session_29214e84-27cb-5c6a-a869-2488cde5b6e1/agents/main/wire.jsonl";
+const OPENCODE: &str =
+    "opencode/storage/message/ses_9Eh8cDJMtXC2bi1GM7sQJeFv9K/msg_0001xXv80vv9.json";
+
 /// Every log and results file in sample-trajectories/, and what it is.
 fn expected() -> BTreeMap<String, Kind> {
     use Format::*;
@@ -76,6 +83,15 @@ fn expected() -> BTreeMap<String, Kind> {
         ("llama/tinycalc__tinycalc-1-prompt.txt", t(LlamaPrompt)),
         ("llama/llama-3.3-70b-instruct.llama.json", r(RunSummary)),
         ("chat/tinycalc__tinycalc-1.jsonl", t(ChatMessages)),
+        (GEMINI, t(GeminiCli)),
+        (COPILOT, t(CopilotCli)),
+        (CURSOR, t(Cursor)),
+        (KIMI, t(KimiCli)),
+        // An OpenCode session is a folder: the walk lists it once, under its first message.
+        (OPENCODE, t(OpenCode)),
+        ("droid/tinycalc__tinycalc-1.jsonl", t(Droid)),
+        ("hf-trace/tinycalc__tinycalc-1.jsonl", t(HfTrace)),
+        ("otel-genai/tinycalc__tinycalc-1.json", t(OtelGenai)),
     ];
     files
         .iter()
@@ -205,6 +221,39 @@ fn the_folder_loads_and_joins_its_eval_results() {
             no(Some("finished")),
         ),
         ("chat/tinycalc__tinycalc-1.jsonl", one, unknown(None)),
+        // The interactive agents' sessions are named by their session ids.
+        (
+            GEMINI,
+            "6ce1f3e4-baf7-5e1c-91bf-7f934c53dd5a",
+            unknown(None),
+        ),
+        (
+            COPILOT,
+            "65fa6fd1-3d5d-572e-bc4b-25eb62674233",
+            unknown(Some("routine")),
+        ),
+        (
+            CURSOR,
+            "8399813c-8e99-56b7-b2b4-ae7570985cb1",
+            unknown(Some("success")),
+        ),
+        (
+            KIMI,
+            "session_29214e84-27cb-5c6a-a869-2488cde5b6e1",
+            unknown(Some("completed")),
+        ),
+        (OPENCODE, "ses_9Eh8cDJMtXC2bi1GM7sQJeFv9K", unknown(None)),
+        (
+            "droid/tinycalc__tinycalc-1.jsonl",
+            one,
+            unknown(Some("completed")),
+        ),
+        ("hf-trace/tinycalc__tinycalc-1.jsonl", one, unknown(None)),
+        (
+            "otel-genai/tinycalc__tinycalc-1.json",
+            "5f5f310cafd00046ffdc72d22a367c55",
+            unknown(None),
+        ),
     ]
     .into_iter()
     .map(|(path, id, v)| ((path.to_string(), id.to_string()), v))

@@ -77,7 +77,10 @@ struct Reader<'a> {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let (lines, warnings) = json_lines(path, bytes);
     if lines.is_empty() {
-        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = warnings
+            .first()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Copilot CLI events{why}"),
@@ -260,7 +263,8 @@ impl Reader<'_> {
         let result = data.get("result").unwrap_or(&Value::Null);
         let mut text = text_of(result, "content");
         if let Some(error) = data.get("error").filter(|e| !e.is_null()) {
-            let message = str_field(error, "message").map_or_else(|| error.to_string(), String::from);
+            let message =
+                str_field(error, "message").map_or_else(|| error.to_string(), String::from);
             append_line(&mut text, &message);
         }
         let failed = data.get("success").and_then(Value::as_bool) == Some(false);

@@ -19,7 +19,9 @@ use std::path::Path;
 
 /// Whether the first records of a JSON Lines file are a Cursor agent transcript.
 pub fn is_transcript_lines(lines: &[Value]) -> bool {
-    let mut rows = lines.iter().filter(|l| str_field(l, "type") != Some("turn_ended"));
+    let mut rows = lines
+        .iter()
+        .filter(|l| str_field(l, "type") != Some("turn_ended"));
     rows.next().is_some_and(is_row) && rows.take(3).all(is_row)
 }
 
@@ -37,7 +39,10 @@ fn is_row(line: &Value) -> bool {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let (lines, warnings) = json_lines(path, bytes);
     if lines.is_empty() {
-        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = warnings
+            .first()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Cursor transcript lines{why}"),
@@ -149,7 +154,9 @@ fn assistant_line(session: &mut Session, step: usize, blocks: &[&Value]) {
 fn unwrap_query(text: &str) -> &str {
     let open = "<user_query>";
     match (text.find(open), text.find("</user_query>")) {
-        (Some(start), Some(end)) if end > start + open.len() => text[start + open.len()..end].trim(),
+        (Some(start), Some(end)) if end > start + open.len() => {
+            text[start + open.len()..end].trim()
+        }
         _ => text,
     }
 }

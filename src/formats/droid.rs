@@ -31,7 +31,10 @@ pub fn is_stream_lines(lines: &[Value]) -> bool {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let (lines, warnings) = json_lines(path, bytes);
     if lines.is_empty() {
-        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = warnings
+            .first()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable droid stream-json events{why}"),
@@ -92,9 +95,14 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                     _ => b.start_step(None, str_field(e, "messageId"), time),
                 };
                 step = Some(at);
-                let arguments = e.get("parameters").map(Value::to_string).unwrap_or_default();
+                let arguments = e
+                    .get("parameters")
+                    .map(Value::to_string)
+                    .unwrap_or_default();
                 let call = ToolCall {
-                    id: str_field(e, "toolId").or_else(|| str_field(e, "id")).map(String::from),
+                    id: str_field(e, "toolId")
+                        .or_else(|| str_field(e, "id"))
+                        .map(String::from),
                     name: str_field(e, "toolName").unwrap_or("tool").to_string(),
                     arguments,
                 };
@@ -104,7 +112,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 b.add_call(at, call, action, true);
             }
             "tool_result" => {
-                let id = str_field(e, "toolId").or_else(|| str_field(e, "id")).unwrap_or("");
+                let id = str_field(e, "toolId")
+                    .or_else(|| str_field(e, "id"))
+                    .unwrap_or("");
                 let outcome = Outcome {
                     text: e.get("value").map(content_text).unwrap_or_default(),
                     failed: e.get("isError").and_then(Value::as_bool) == Some(true),
@@ -142,7 +152,11 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 }
                 // The final answer is usually the last message already; keep it when not.
                 if let Some(text) = str_field(e, "finalText") {
-                    let shown = b.trajectory.steps.iter().any(|s| s.response.contains(text.trim()));
+                    let shown = b
+                        .trajectory
+                        .steps
+                        .iter()
+                        .any(|s| s.response.contains(text.trim()));
                     if !shown && !text.trim().is_empty() {
                         let at = b.start_step(None, None, time);
                         b.add_text(at, text);

@@ -118,14 +118,12 @@ fn read_message(session: &mut Session, message: &Value) {
     match str_field(message, "type").unwrap_or("") {
         "user" => session.user(&text, timestamp),
         "gemini" => read_model_turn(session, message, &text, timestamp),
-        kind @ ("error" | "warning" | "info") => {
-            match session.steps.last_step(None) {
-                Some(step) if kind == "error" => session.step_error(step, text),
-                _ => session
-                    .steps
-                    .warn(format!("gemini-cli {kind}: {}", first_line(&text))),
-            }
-        }
+        kind @ ("error" | "warning" | "info") => match session.steps.last_step(None) {
+            Some(step) if kind == "error" => session.step_error(step, text),
+            _ => session
+                .steps
+                .warn(format!("gemini-cli {kind}: {}", first_line(&text))),
+        },
         other => session
             .steps
             .warn(format!("message of unknown type `{other}` skipped")),
@@ -217,9 +215,7 @@ fn result_text(result: &Value) -> (String, bool) {
     let mut texts = Vec::new();
     let mut error = false;
     for part in parts {
-        let response = part
-            .get("functionResponse")
-            .and_then(|f| f.get("response"));
+        let response = part.get("functionResponse").and_then(|f| f.get("response"));
         match response {
             Some(response) => {
                 if let Some(e) = response.get("error") {

@@ -20,7 +20,9 @@ use std::path::Path;
 /// Whether the first records of a JSON Lines file are an STS-Format trace.
 pub fn is_trace_lines(lines: &[Value]) -> bool {
     lines.first().is_some_and(|l| {
-        str_field(l, "type") == Some("session") && l.get("harness").is_some() && l.get("id").is_some()
+        str_field(l, "type") == Some("session")
+            && l.get("harness").is_some()
+            && l.get("id").is_some()
     }) && lines.iter().skip(1).take(3).all(|l| {
         str_field(l, "type") == Some("message") && l.get("message").is_some_and(Value::is_object)
     })
@@ -47,7 +49,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         name_after_session(&mut session.steps.trajectory, id);
     }
     for line in &lines[1..] {
-        let Some(m) = line.value.get("message").filter(|_| str_field(&line.value, "type") == Some("message"))
+        let Some(m) = line
+            .value
+            .get("message")
+            .filter(|_| str_field(&line.value, "type") == Some("message"))
         else {
             session.steps.warn(format!(
                 "{}:{}: a line that is not a message envelope; skipped",

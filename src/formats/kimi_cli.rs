@@ -52,7 +52,10 @@ struct Reader<'a> {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let (lines, warnings) = json_lines(path, bytes);
     if lines.is_empty() {
-        let why = warnings.first().map(|w| format!(" ({w})")).unwrap_or_default();
+        let why = warnings
+            .first()
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
         return Err(LoadError::invalid(
             path,
             format!("no readable Kimi CLI records{why}"),
@@ -83,7 +86,11 @@ impl Reader<'_> {
             .and_then(Value::as_i64)
             .and_then(iso_from_millis)
             .or_else(|| str_field(r, "timestamp").map(String::from))
-            .or_else(|| r.get("timestamp").and_then(Value::as_f64).map(|s| s.to_string()));
+            .or_else(|| {
+                r.get("timestamp")
+                    .and_then(Value::as_f64)
+                    .map(|s| s.to_string())
+            });
         if let Some(message) = r.get("message").filter(|_| r.get("type").is_none()) {
             let kind = str_field(message, "type").unwrap_or("");
             let payload = message.get("payload").unwrap_or(&Value::Null);
@@ -213,7 +220,12 @@ impl Reader<'_> {
                 let step = self.current(time);
                 let function = payload.get("function").unwrap_or(&Value::Null);
                 let name = str_field(function, "name").unwrap_or("tool");
-                self.call(step, str_field(payload, "id"), name, function.get("arguments"));
+                self.call(
+                    step,
+                    str_field(payload, "id"),
+                    name,
+                    function.get("arguments"),
+                );
             }
             "ToolResult" => {
                 let id = str_field(payload, "tool_call_id").unwrap_or("");
@@ -316,7 +328,11 @@ impl Reader<'_> {
             let session = folders
                 .iter()
                 .find(|n| n.starts_with("session_"))
-                .or_else(|| folders.first().filter(|_| folders.get(1).is_none_or(|n| n != "agents")));
+                .or_else(|| {
+                    folders
+                        .first()
+                        .filter(|_| folders.get(1).is_none_or(|n| n != "agents"))
+                });
             if let Some(session) = session {
                 b.trajectory.instance_id = session.clone();
             }

@@ -68,7 +68,8 @@ pub fn collapse_folder(dir: &Path, found: &mut Vec<Candidate>, first: usize) {
     // OpenCode names the folders: `message/<sessionID>/`, `part/<messageID>/`. A folder of
     // other logs that happens to start with such a file is left alone.
     let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-    let named = |key: &str| str_field(&value, key).is_some() && str_field(&value, key) == folder.as_deref();
+    let named =
+        |key: &str| str_field(&value, key).is_some() && str_field(&value, key) == folder.as_deref();
     let keep_head = if value.get("messageID").is_some() && named("messageID") {
         false
     } else if value.get("role").is_some() && named("sessionID") {
@@ -91,13 +92,17 @@ struct Record {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
     // A part file stands for the session of its message.
     if value.get("messageID").is_some() {
         return parse_from_part(path, &value);
     }
     let Some(session_id) = str_field(&value, "sessionID").map(String::from) else {
-        return Err(LoadError::invalid(path, "an OpenCode message without a sessionID"));
+        return Err(LoadError::invalid(
+            path,
+            "an OpenCode message without a sessionID",
+        ));
     };
     let mut session = Session::new(Trajectory::new(path, Format::OpenCode));
     let folder = path.parent().map(Path::to_path_buf);
@@ -113,7 +118,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 continue;
             }
             match read_json(&sibling) {
-                Ok(v) if str_field(&v, "sessionID") == Some(session_id.as_str()) => messages.push(v),
+                Ok(v) if str_field(&v, "sessionID") == Some(session_id.as_str()) => {
+                    messages.push(v)
+                }
                 Ok(_) => {}
                 Err(warning) => session.steps.warn(warning),
             }
@@ -143,15 +150,24 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 }
 
 fn parse_from_part(path: &Path, part: &Value) -> Result<Vec<Trajectory>, LoadError> {
-    let (Some(session), Some(message)) = (str_field(part, "sessionID"), str_field(part, "messageID"))
+    let (Some(session), Some(message)) =
+        (str_field(part, "sessionID"), str_field(part, "messageID"))
     else {
-        return Err(LoadError::invalid(path, "an OpenCode part without its session and message"));
+        return Err(LoadError::invalid(
+            path,
+            "an OpenCode part without its session and message",
+        ));
     };
     let root = path.parent().and_then(Path::parent).and_then(Path::parent);
-    let message_path = root.map(|r| r.join("message").join(session).join(format!("{message}.json")));
+    let message_path = root.map(|r| {
+        r.join("message")
+            .join(session)
+            .join(format!("{message}.json"))
+    });
     match message_path {
         Some(message_path) if message_path.is_file() => {
-            let bytes = std::fs::read(&message_path).map_err(|err| LoadError::io(&message_path, err))?;
+            let bytes =
+                std::fs::read(&message_path).map_err(|err| LoadError::io(&message_path, err))?;
             parse(&message_path, &bytes)
         }
         _ => Err(LoadError::invalid(
@@ -177,7 +193,8 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 fn read_json(path: &Path) -> Result<Value, String> {
     let bytes = std::fs::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
-    serde_json::from_slice(&bytes).map_err(|err| format!("{}: not JSON ({err}); skipped", path.display()))
+    serde_json::from_slice(&bytes)
+        .map_err(|err| format!("{}: not JSON ({err}); skipped", path.display()))
 }
 
 fn read_parts(dir: &Path, session: &mut Session) -> Vec<Value> {
@@ -193,7 +210,10 @@ fn read_parts(dir: &Path, session: &mut Session) -> Vec<Value> {
 }
 
 fn created(message: &Value) -> Option<String> {
-    let ms = message.get("time").and_then(|t| t.get("created")).and_then(Value::as_i64)?;
+    let ms = message
+        .get("time")
+        .and_then(|t| t.get("created"))
+        .and_then(Value::as_i64)?;
     iso_from_millis(ms)
 }
 
@@ -289,8 +309,8 @@ fn assistant(session: &mut Session, record: &Record, time: Option<String>) {
             + cache.and_then(|c| u64_field(c, "read")).unwrap_or(0)
             + cache.and_then(|c| u64_field(c, "write")).unwrap_or(0)
     });
-    let output =
-        tokens.map(|t| u64_field(t, "output").unwrap_or(0) + u64_field(t, "reasoning").unwrap_or(0));
+    let output = tokens
+        .map(|t| u64_field(t, "output").unwrap_or(0) + u64_field(t, "reasoning").unwrap_or(0));
     b.merge_usage(
         step,
         Usage {

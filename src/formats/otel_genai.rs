@@ -31,7 +31,9 @@ pub fn is_export_document(has: &dyn Fn(&str) -> bool) -> bool {
 
 /// Whether the first records of a JSON Lines file are OTLP trace exports.
 pub fn is_export_lines(lines: &[Value]) -> bool {
-    lines.first().is_some_and(|l| l.get("resourceSpans").is_some())
+    lines
+        .first()
+        .is_some_and(|l| l.get("resourceSpans").is_some())
 }
 
 /// One span, flattened out of its resource and scope.
@@ -63,7 +65,11 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             traces.entry(span.trace.clone()).or_default().push(span);
         }
     }
-    let genai = |spans: &Vec<Span>| spans.iter().any(|s| s.attrs.str("gen_ai.operation.name").is_some());
+    let genai = |spans: &Vec<Span>| {
+        spans
+            .iter()
+            .any(|s| s.attrs.str("gen_ai.operation.name").is_some())
+    };
     order.retain(|t| traces.get(t).is_some_and(genai));
     if order.is_empty() {
         return Err(LoadError::invalid(
@@ -92,7 +98,12 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
 fn spans(export: &Value) -> Vec<Span> {
     let mut out = Vec::new();
-    let list = |v: &Value, k: &str| v.get(k).and_then(Value::as_array).cloned().unwrap_or_default();
+    let list = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
     for resource in list(export, "resourceSpans") {
         for scope in list(&resource, "scopeSpans") {
             for span in list(&scope, "spans") {
@@ -125,7 +136,11 @@ fn spans(export: &Value) -> Vec<Span> {
 
 fn read_trace(path: &Path, trace: &str, spans: &[Span]) -> Trajectory {
     let mut session = Session::new(Trajectory::new(path, Format::OtelGenai));
-    session.steps.trajectory.instance_id = if trace.is_empty() { "trace".into() } else { trace.to_string() };
+    session.steps.trajectory.instance_id = if trace.is_empty() {
+        "trace".into()
+    } else {
+        trace.to_string()
+    };
     session.steps.trajectory.format_detail = Some("gen_ai semconv 1.37".into());
     // Input messages already in the conversation: a chat span's input repeats the history.
     let mut seen = 0usize;
@@ -151,10 +166,14 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
     if let Some(system) = span.attrs.json("gen_ai.system_instructions")
         && seen == 0
     {
-        session.steps.push_message(None, Message::system(parts_text(&system)));
+        session
+            .steps
+            .push_message(None, Message::system(parts_text(&system)));
     }
     let input = span.attrs.json("gen_ai.input.messages");
-    let input: Vec<Value> = input.and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let input: Vec<Value> = input
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
     for message in input.iter().skip(seen) {
         let text = parts_text(message.get("parts").unwrap_or(&Value::Null));
         match str_field(message, "role").unwrap_or("") {
@@ -193,14 +212,19 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
         b.trajectory.model = Some(model.to_string());
     }
     let output = span.attrs.json("gen_ai.output.messages");
-    let outputs: Vec<Value> = output.and_then(|v| v.as_array().cloned()).unwrap_or_default();
+    let outputs: Vec<Value> = output
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
     for message in &outputs {
         let Some(Value::Array(parts)) = message.get("parts") else {
             continue;
         };
         for part in parts {
             match str_field(part, "type").unwrap_or("") {
-                "reasoning" => b.add_thought(step, &part.get("content").map(content_text).unwrap_or_default()),
+                "reasoning" => b.add_thought(
+                    step,
+                    &part.get("content").map(content_text).unwrap_or_default(),
+                ),
                 "tool_call" => {
                     let arguments = match part.get("arguments") {
                         Some(Value::String(s)) => s.clone(),
@@ -217,7 +241,10 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
                         .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
                     b.add_call(step, call, action, true);
                 }
-                _ => b.add_text(step, &part.get("content").map(content_text).unwrap_or_default()),
+                _ => b.add_text(
+                    step,
+                    &part.get("content").map(content_text).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -239,8 +266,15 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
 fn tool(session: &mut Session, span: &Span, time: Option<String>) {
     let b = &mut session.steps;
     let id = span.attrs.str("gen_ai.tool.call.id");
-    let name = span.attrs.str("gen_ai.tool.name").unwrap_or("tool").to_string();
-    let result = span.attrs.raw("gen_ai.tool.call.result").unwrap_or_default();
+    let name = span
+        .attrs
+        .str("gen_ai.tool.name")
+        .unwrap_or("tool")
+        .to_string();
+    let result = span
+        .attrs
+        .raw("gen_ai.tool.call.result")
+        .unwrap_or_default();
     let mut text = result;
     if let Some(error) = &span.error {
         if !text.is_empty() {
@@ -255,13 +289,18 @@ fn tool(session: &mut Session, span: &Span, time: Option<String>) {
         duration_s,
         ..Outcome::default()
     };
-    let known = id.and_then(|id| b.call_at(id)).or_else(|| b.pending_call(None));
+    let known = id
+        .and_then(|id| b.call_at(id))
+        .or_else(|| b.pending_call(None));
     match known {
         Some(at) if !b.has_output(at) => b.add_result(at, outcome),
         _ => {
             // A tool run no chat span recorded asking for: a step of its own.
             let step = b.start_step(None, None, time);
-            let arguments = span.attrs.raw("gen_ai.tool.call.arguments").unwrap_or_default();
+            let arguments = span
+                .attrs
+                .raw("gen_ai.tool.call.arguments")
+                .unwrap_or_default();
             let call = ToolCall {
                 id: id.map(String::from),
                 name,

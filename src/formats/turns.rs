@@ -167,7 +167,11 @@ mod tests {
         assert!(t.steps[2].action.is_empty() && t.steps[2].tool.is_none());
         assert_eq!(t.task.as_deref(), Some("first"));
         let ctx = t.steps[3].context_messages(&t.messages);
-        assert_eq!(ctx.len(), 3, "the first turn, its answer and the second turn");
+        assert_eq!(
+            ctx.len(),
+            3,
+            "the first turn, its answer and the second turn"
+        );
     }
 
     #[test]
@@ -178,9 +182,15 @@ mod tests {
             t.instance_id
         };
         assert_eq!(named("events.jsonl", "c0ffee"), "c0ffee");
-        assert_eq!(named("session-2026-01-05T08-00-6ce1f3e4.json", "6ce1f3e4-aaaa"), "6ce1f3e4-aaaa");
+        assert_eq!(
+            named("session-2026-01-05T08-00-6ce1f3e4.json", "6ce1f3e4-aaaa"),
+            "6ce1f3e4-aaaa"
+        );
         assert_eq!(named("run-0b9e-12.jsonl", "0b9e-12"), "0b9e-12");
-        assert_eq!(named("django__django-11133.jsonl", "0b9e-12"), "django__django-11133");
+        assert_eq!(
+            named("django__django-11133.jsonl", "0b9e-12"),
+            "django__django-11133"
+        );
     }
 
     #[test]

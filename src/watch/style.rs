@@ -22,11 +22,9 @@ pub fn write_style(format: Format, head: &[u8]) -> WriteStyle {
         Format::GeminiCli if crate::formats::is_json_lines(head) => WriteStyle::Appended,
         Format::OtelGenai if crate::formats::is_json_lines(head) => WriteStyle::Appended,
         Format::GeminiCli | Format::OpenCode | Format::OtelGenai => WriteStyle::Rewritten,
-        Format::CopilotCli
-        | Format::KimiCli
-        | Format::Cursor
-        | Format::Droid
-        | Format::HfTrace => WriteStyle::Appended,
+        Format::CopilotCli | Format::KimiCli | Format::Cursor | Format::Droid | Format::HfTrace => {
+            WriteStyle::Appended
+        }
         _ => WriteStyle::Rewritten,
     }
 }

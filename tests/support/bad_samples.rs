@@ -62,6 +62,29 @@ pub fn json_documents() -> Vec<(&'static str, String)> {
             ]})),
         ),
         (
+            "session-2025-10-01T10-00-3f2a.json",
+            pretty(json!({
+                "sessionId": "3f2a", "projectHash": "ab", "startTime": "2025-10-01T10:00:00Z",
+                "messages": [
+                    {"id": "u", "timestamp": "t", "type": "user", "content": "fix it"},
+                    {"id": "g", "timestamp": "t", "type": "gemini", "content": "Done.", "model": "gemini-2.5-pro"}
+                ]
+            })),
+        ),
+        (
+            "msg_0001.json",
+            pretty(
+                json!({"id": "msg_0001", "sessionID": "ses_1", "role": "user", "time": {"created": 1}, "summary": {"title": "fix it"}}),
+            ),
+        ),
+        (
+            "traces.json",
+            pretty(json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+                "traceId": "ab", "spanId": "cd", "name": "chat", "startTimeUnixNano": "1",
+                "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}]
+            }]}]}]})),
+        ),
+        (
             "fork.json",
             serde_json::to_string_pretty(&Trajectory::new("fork.json", Format::Trajscope)).unwrap(),
         ),
@@ -98,6 +121,46 @@ pub fn json_lines_documents() -> Vec<(&'static str, String)> {
             lines(vec![
                 json!({"instance_id": "a__b-1", "instruction": "fix", "history": [], "test_result": {"git_patch": ""}}),
                 json!({"instance_id": "a__b-2", "instruction": "fix", "history": [], "test_result": {"git_patch": ""}}),
+            ]),
+        ),
+        (
+            "events.jsonl",
+            lines(vec![
+                json!({"type": "session.start", "data": {"sessionId": "c1"}, "id": "e1", "timestamp": "t", "parentId": null}),
+                json!({"type": "user.message", "data": {"content": "fix it"}, "id": "e2", "timestamp": "t", "parentId": "e1"}),
+                json!({"type": "assistant.message", "data": {"content": "Done.", "toolRequests": []}, "id": "e3", "timestamp": "t", "parentId": "e2"}),
+            ]),
+        ),
+        (
+            "transcript.jsonl",
+            lines(vec![
+                json!({"role": "user", "message": {"content": [{"type": "text", "text": "fix it"}]}}),
+                json!({"role": "assistant", "message": {"content": [{"type": "text", "text": "Looking."}]}}),
+                json!({"role": "user", "message": {"content": [{"type": "text", "text": "and?"}]}}),
+            ]),
+        ),
+        (
+            "wire.jsonl",
+            lines(vec![
+                json!({"type": "metadata", "protocol_version": "1.4"}),
+                json!({"type": "turn.prompt", "input": [{"type": "text", "text": "fix it"}], "time": 1}),
+                json!({"type": "turn.prompt", "input": [{"type": "text", "text": "again"}], "time": 2}),
+            ]),
+        ),
+        (
+            "droid.jsonl",
+            lines(vec![
+                json!({"type": "system", "subtype": "init", "session_id": "d", "model": "m"}),
+                json!({"type": "message", "role": "user", "text": "fix it", "session_id": "d"}),
+                json!({"type": "message", "role": "assistant", "text": "Done.", "session_id": "d"}),
+            ]),
+        ),
+        (
+            "trace.jsonl",
+            lines(vec![
+                json!({"type": "session", "harness": "h", "id": "s"}),
+                json!({"type": "message", "message": {"role": "user", "content": "fix it"}}),
+                json!({"type": "message", "message": {"role": "assistant", "content": "Done."}}),
             ]),
         ),
         (

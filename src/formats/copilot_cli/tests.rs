@@ -34,7 +34,10 @@ fn events_become_turns_steps_and_results() {
         Some(Kind::Trajectories(Format::CopilotCli))
     );
     let t = parse(path, text.as_bytes()).unwrap().remove(0);
-    assert_eq!(t.instance_id, "c0ffee", "events.jsonl is named by its session");
+    assert_eq!(
+        t.instance_id, "c0ffee",
+        "events.jsonl is named by its session"
+    );
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4.5"));
     assert_eq!(t.steps.len(), 3);
     assert_eq!(t.steps[0].agent.as_deref(), Some("user"));
@@ -43,7 +46,10 @@ fn events_become_turns_steps_and_results() {
     assert_eq!(s.action, "cat calc.py\nview {\"path\":\"ops.py\"}");
     assert_eq!(s.observation, "value // right\nPath does not exist");
     assert!(s.failed);
-    assert_eq!((s.usage.tokens_in, s.usage.tokens_out), (Some(100), Some(20)));
+    assert_eq!(
+        (s.usage.tokens_in, s.usage.tokens_out),
+        (Some(100), Some(20))
+    );
     assert_eq!(t.steps[2].response, "Fixed.");
     assert_eq!(t.steps[2].usage.tokens_out, Some(4));
     assert_eq!(t.warnings, ["event types not read: session.mystery ×1"]);

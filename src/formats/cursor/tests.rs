@@ -25,14 +25,18 @@ fn lines_become_turns_steps_and_results() {
     assert_eq!(t.steps[0].thought, "Fix 7 / 2");
     let s = &t.steps[1];
     assert_eq!(s.thought, "Check the code.\n\nReading.");
-    assert_eq!((s.action.as_str(), s.observation.as_str()), ("cat calc.py", "value // right"));
+    assert_eq!(
+        (s.action.as_str(), s.observation.as_str()),
+        ("cat calc.py", "value // right")
+    );
     assert_eq!(t.steps[2].response, "Found it.");
     assert_eq!(t.exit_status.as_deref(), Some("success"));
 }
 
 #[test]
 fn chat_messages_and_claude_lines_are_not_cursor() {
-    let chat = "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";
+    let chat =
+        "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\":\"assistant\",\"content\":\"yo\"}\n";
     assert_eq!(
         detect(Path::new("c.jsonl"), chat.as_bytes()).ok(),
         Some(Kind::Trajectories(Format::ChatMessages))

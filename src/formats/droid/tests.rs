@@ -4,13 +4,20 @@ use crate::formats::{Kind, detect};
 #[test]
 fn a_stream_reads_turns_calls_results_and_run_usage() {
     let text = concat!(
-        r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"d1","tools":["Read","Execute"],"model":"claude-sonnet-4-5"}"#, "\n",
-        r#"{"type":"message","role":"user","id":"m0","text":"Fix 7 / 2","timestamp":1760000000000,"session_id":"d1"}"#, "\n",
-        r#"{"type":"message","role":"assistant","id":"m1","text":"Reading.","timestamp":1760000001000,"session_id":"d1"}"#, "\n",
-        r#"{"type":"tool_call","id":"c1","messageId":"m1","toolId":"t1","toolName":"Execute","parameters":{"command":"cat calc.py"},"session_id":"d1"}"#, "\n",
-        r#"{"type":"tool_result","id":"r1","messageId":"m1","toolId":"t1","isError":false,"value":"value // right","session_id":"d1"}"#, "\n",
-        r#"{"type":"message","role":"assistant","id":"m2","text":"Fixed.","session_id":"d1"}"#, "\n",
-        r#"{"type":"completion","finalText":"Fixed.","numTurns":2,"durationMs":900,"session_id":"d1","usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":50,"cache_creation_input_tokens":0}}"#, "\n",
+        r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"d1","tools":["Read","Execute"],"model":"claude-sonnet-4-5"}"#,
+        "\n",
+        r#"{"type":"message","role":"user","id":"m0","text":"Fix 7 / 2","timestamp":1760000000000,"session_id":"d1"}"#,
+        "\n",
+        r#"{"type":"message","role":"assistant","id":"m1","text":"Reading.","timestamp":1760000001000,"session_id":"d1"}"#,
+        "\n",
+        r#"{"type":"tool_call","id":"c1","messageId":"m1","toolId":"t1","toolName":"Execute","parameters":{"command":"cat calc.py"},"session_id":"d1"}"#,
+        "\n",
+        r#"{"type":"tool_result","id":"r1","messageId":"m1","toolId":"t1","isError":false,"value":"value // right","session_id":"d1"}"#,
+        "\n",
+        r#"{"type":"message","role":"assistant","id":"m2","text":"Fixed.","session_id":"d1"}"#,
+        "\n",
+        r#"{"type":"completion","finalText":"Fixed.","numTurns":2,"durationMs":900,"session_id":"d1","usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":50,"cache_creation_input_tokens":0}}"#,
+        "\n",
     );
     let path = Path::new("run.jsonl");
     assert_eq!(
@@ -39,7 +46,13 @@ fn claude_stream_json_stays_claude() {
         Some(Kind::Trajectories(Format::ClaudeCode))
     );
     let err = "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"d\"}\n{\"type\":\"error\",\"source\":\"cli\",\"message\":\"Authentication failed\"}\n{\"type\":\"completion\",\"finalText\":\"\",\"session_id\":\"d\"}\n";
-    let t = parse(Path::new("e.jsonl"), err.as_bytes()).unwrap().remove(0);
+    let t = parse(Path::new("e.jsonl"), err.as_bytes())
+        .unwrap()
+        .remove(0);
     assert_eq!(t.exit_status.as_deref(), Some("error"));
-    assert!(t.warnings.iter().any(|w| w.contains("Authentication failed")));
+    assert!(
+        t.warnings
+            .iter()
+            .any(|w| w.contains("Authentication failed"))
+    );
 }

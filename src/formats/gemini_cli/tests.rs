@@ -48,8 +48,14 @@ fn a_session_document_reads_turns_thoughts_calls_and_results() {
     assert_eq!(t.steps[0].agent.as_deref(), Some("user"));
     let s = &t.steps[1];
     assert_eq!(s.thought, "**Reading** the evaluator");
-    assert_eq!(s.action, "cat calc.py\nread_file {\"absolute_path\":\"/w/ops.py\"}");
-    assert_eq!(s.observation, "value // right\nFile not found: /w/ops.py\nAPI Error: quota");
+    assert_eq!(
+        s.action,
+        "cat calc.py\nread_file {\"absolute_path\":\"/w/ops.py\"}"
+    );
+    assert_eq!(
+        s.observation,
+        "value // right\nFile not found: /w/ops.py\nAPI Error: quota"
+    );
     assert!(s.failed);
     assert_eq!(s.usage.tokens_in, Some(100));
     assert_eq!(s.usage.tokens_out, Some(15), "thought tokens are output");

@@ -32,14 +32,24 @@ fn protocol_1_records_become_turns_and_steps() {
     assert_eq!(t.exit_status.as_deref(), Some("cancelled"));
     let agents: Vec<Option<&str>> = t.steps.iter().map(|s| s.agent.as_deref()).collect();
     assert_eq!(agents, [Some("user"), None, Some("user")]);
-    assert_eq!(t.steps[0].timestamp.as_deref(), Some("2026-07-25T03:36:45.093Z"));
+    assert_eq!(
+        t.steps[0].timestamp.as_deref(),
+        Some("2026-07-25T03:36:45.093Z")
+    );
     let s = &t.steps[1];
     assert_eq!(s.thought, "Read the evaluator.");
     assert_eq!(s.action, "cat calc.py");
     assert_eq!(s.observation, "value // right");
-    assert_eq!((s.usage.tokens_in, s.usage.tokens_out), (Some(100), Some(12)));
+    assert_eq!(
+        (s.usage.tokens_in, s.usage.tokens_out),
+        (Some(100), Some(12))
+    );
     assert_eq!(t.messages[0].content, "You are Kimi.");
-    assert!(t.warnings.iter().any(|w| w.contains("1 model request(s) were retries")));
+    assert!(
+        t.warnings
+            .iter()
+            .any(|w| w.contains("1 model request(s) were retries"))
+    );
 }
 
 #[test]
@@ -62,7 +72,10 @@ fn legacy_wire_records_read_the_same_way() {
     assert_eq!(t.steps.len(), 2);
     assert_eq!(t.steps[0].thought, "list files");
     let s = &t.steps[1];
-    assert_eq!((s.action.as_str(), s.observation.as_str()), ("ls", "denied"));
+    assert_eq!(
+        (s.action.as_str(), s.observation.as_str()),
+        ("ls", "denied")
+    );
     assert!(s.failed);
     assert_eq!(s.usage.tokens_in, Some(50));
 }

@@ -73,18 +73,26 @@ fn a_message_file_reads_its_whole_session_with_parts() {
     assert_eq!(t.model.as_deref(), Some("gpt-4o-mini"));
     assert_eq!(t.steps.len(), 2);
     assert_eq!(t.steps[0].thought, "Fix 7 / 2");
-    assert_eq!(t.steps[0].timestamp.as_deref(), Some("2024-10-27T03:33:21.000Z"));
+    assert_eq!(
+        t.steps[0].timestamp.as_deref(),
+        Some("2024-10-27T03:33:21.000Z")
+    );
     let s = &t.steps[1];
     assert_eq!(s.thought, "Look first.");
     assert_eq!(s.action, "cat calc.py\nread {\"filePath\":\"ops.py\"}");
     assert_eq!(s.observation, "value // right\nFile not found");
     assert!(s.failed);
     assert_eq!(s.duration_s, Some(0.5));
-    assert_eq!((s.usage.tokens_in, s.usage.tokens_out), (Some(100), Some(15)));
+    assert_eq!(
+        (s.usage.tokens_in, s.usage.tokens_out),
+        (Some(100), Some(15))
+    );
     assert_eq!(s.usage.cost, Some(0.002));
     // A part file opens the same session.
     let part = dir.path().join("storage/part/msg_02/prt_02.json");
-    let from_part = parse(&part, &std::fs::read(&part).unwrap()).unwrap().remove(0);
+    let from_part = parse(&part, &std::fs::read(&part).unwrap())
+        .unwrap()
+        .remove(0);
     assert_eq!(from_part.steps.len(), 2);
 }
 

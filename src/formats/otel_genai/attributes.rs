@@ -60,7 +60,10 @@ fn any_value(value: &Value) -> Value {
     }
     if let Some(i) = value.get("intValue") {
         return match i {
-            Value::String(s) => s.parse::<i64>().map(Value::from).unwrap_or_else(|_| i.clone()),
+            Value::String(s) => s
+                .parse::<i64>()
+                .map(Value::from)
+                .unwrap_or_else(|_| i.clone()),
             other => other.clone(),
         };
     }
@@ -83,7 +86,12 @@ fn any_value(value: &Value) -> Value {
     {
         let map = values
             .iter()
-            .filter_map(|kv| Some((kv.get("key")?.as_str()?.to_string(), any_value(kv.get("value")?))))
+            .filter_map(|kv| {
+                Some((
+                    kv.get("key")?.as_str()?.to_string(),
+                    any_value(kv.get("value")?),
+                ))
+            })
             .collect();
         return Value::Object(map);
     }

@@ -19,7 +19,8 @@ fn span(trace: &str, id: &str, start: u64, attrs: Vec<Value>, status: Value) -> 
 
 fn export() -> String {
     let t0 = 1_760_000_000_000_000_000u64;
-    let input = json!([{"role": "user", "parts": [{"type": "text", "content": "Fix 7 / 2"}]}]).to_string();
+    let input =
+        json!([{"role": "user", "parts": [{"type": "text", "content": "Fix 7 / 2"}]}]).to_string();
     let output = json!([{"role": "assistant", "finish_reason": "tool_call", "parts": [
         {"type": "reasoning", "content": "Check the evaluator."},
         {"type": "tool_call", "id": "call_1", "name": "bash", "arguments": {"command": "cat calc.py"}}]}]).to_string();
@@ -28,34 +29,60 @@ fn export() -> String {
         {"role": "assistant", "parts": [{"type": "tool_call", "id": "call_1", "name": "bash", "arguments": {}}]},
         {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_1", "response": "value // right"}]},
         {"role": "user", "parts": [{"type": "text", "content": "Use true division"}]}]).to_string();
-    let output2 = json!([{"role": "assistant", "parts": [{"type": "text", "content": "Done."}]}]).to_string();
+    let output2 =
+        json!([{"role": "assistant", "parts": [{"type": "text", "content": "Done."}]}]).to_string();
     let spans = vec![
-        span("t1", "chat-1", t0, vec![
-            attr("gen_ai.operation.name", json!("chat")),
-            attr("gen_ai.request.model", json!("gpt-4.1")),
-            attr("gen_ai.response.model", json!("gpt-4.1-2025-04-14")),
-            attr("gen_ai.input.messages", json!(input)),
-            attr("gen_ai.output.messages", json!(output)),
-            attr("gen_ai.usage.input_tokens", json!(120)),
-            attr("gen_ai.usage.output_tokens", json!(30)),
-        ], json!({})),
-        span("t1", "tool-1", t0 + 1_000_000_000, vec![
-            attr("gen_ai.operation.name", json!("execute_tool")),
-            attr("gen_ai.tool.name", json!("bash")),
-            attr("gen_ai.tool.call.id", json!("call_1")),
-            attr("gen_ai.tool.call.result", json!("value // right")),
-        ], json!({"code": 2, "message": "exit status 1"})),
-        span("t1", "chat-2", t0 + 2_000_000_000, vec![
-            attr("gen_ai.operation.name", json!("chat")),
-            attr("gen_ai.input.messages", json!(input2)),
-            attr("gen_ai.output.messages", json!(output2)),
-            attr("gen_ai.usage.input_tokens", json!(200)),
-            attr("gen_ai.usage.output_tokens", json!(5)),
-        ], json!({})),
-        span("t2", "other", t0, vec![attr("http.method", json!("GET"))], json!({})),
+        span(
+            "t1",
+            "chat-1",
+            t0,
+            vec![
+                attr("gen_ai.operation.name", json!("chat")),
+                attr("gen_ai.request.model", json!("gpt-4.1")),
+                attr("gen_ai.response.model", json!("gpt-4.1-2025-04-14")),
+                attr("gen_ai.input.messages", json!(input)),
+                attr("gen_ai.output.messages", json!(output)),
+                attr("gen_ai.usage.input_tokens", json!(120)),
+                attr("gen_ai.usage.output_tokens", json!(30)),
+            ],
+            json!({}),
+        ),
+        span(
+            "t1",
+            "tool-1",
+            t0 + 1_000_000_000,
+            vec![
+                attr("gen_ai.operation.name", json!("execute_tool")),
+                attr("gen_ai.tool.name", json!("bash")),
+                attr("gen_ai.tool.call.id", json!("call_1")),
+                attr("gen_ai.tool.call.result", json!("value // right")),
+            ],
+            json!({"code": 2, "message": "exit status 1"}),
+        ),
+        span(
+            "t1",
+            "chat-2",
+            t0 + 2_000_000_000,
+            vec![
+                attr("gen_ai.operation.name", json!("chat")),
+                attr("gen_ai.input.messages", json!(input2)),
+                attr("gen_ai.output.messages", json!(output2)),
+                attr("gen_ai.usage.input_tokens", json!(200)),
+                attr("gen_ai.usage.output_tokens", json!(5)),
+            ],
+            json!({}),
+        ),
+        span(
+            "t2",
+            "other",
+            t0,
+            vec![attr("http.method", json!("GET"))],
+            json!({}),
+        ),
     ];
     json!({"resourceSpans": [{"resource": {"attributes": []},
-        "scopeSpans": [{"scope": {"name": "openai-agents"}, "spans": spans}]}]}).to_string()
+        "scopeSpans": [{"scope": {"name": "openai-agents"}, "spans": spans}]}]})
+    .to_string()
 }
 
 #[test]
@@ -82,12 +109,21 @@ fn a_trace_of_chat_and_tool_spans_is_one_trajectory() {
     assert_eq!(t.steps[2].thought, "Use true division");
     assert_eq!(t.steps[3].response, "Done.");
     let total = t.total_usage();
-    assert_eq!((total.tokens_in, total.tokens_out, total.api_calls), (Some(320), Some(35), Some(2)));
+    assert_eq!(
+        (total.tokens_in, total.tokens_out, total.api_calls),
+        (Some(320), Some(35), Some(2))
+    );
 }
 
 #[test]
 fn otlp_without_genai_spans_is_named_as_such() {
-    let text = r#"{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "a", "name": "GET /"}]}]}]}"#;
-    let err = parse(Path::new("http.json"), text.as_bytes()).unwrap_err().to_string();
-    assert!(err.contains("http.json") && err.contains("without GenAI spans"), "{err}");
+    let text =
+        r#"{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "a", "name": "GET /"}]}]}]}"#;
+    let err = parse(Path::new("http.json"), text.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("http.json") && err.contains("without GenAI spans"),
+        "{err}"
+    );
 }
