@@ -47,6 +47,7 @@ pub fn start(state: &mut State) -> Vec<Effect> {
         },
         Effect::Watch {
             roots: state.run.roots.clone(),
+            rules: state.metrics.rules().clone(),
         },
         Effect::LoadLabels {
             roots: state.run.roots.clone(),
