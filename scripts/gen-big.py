@@ -3,7 +3,13 @@
 files in ../shared/corpus, so that the benchmarks are reproducible without storing gigabytes.
 
   scripts/gen-big.py trajectory OUT.traj [--mb 200]   one SWE-agent trajectory of ~N MB
+  scripts/gen-big.py claude-code OUT.jsonl [--mb 200]  one Claude Code session of ~N MB
+  scripts/gen-big.py openhands OUT.json [--mb 200]     one OpenHands event list of ~N MB
   scripts/gen-big.py run OUT_DIR [--count 5000]        a run of N trajectories (~0.4 MB each)
+
+The Claude Code and OpenHands files are built from the bundled samples (sample-trajectories/,
+no corpus needed) and written as they are generated, so that a 1 GB file costs the generator
+little memory.
 
 Deterministic (seeded): the same arguments give the same bytes. Real steps are taken from
 the CodeR SWE-bench Lite run and the mini-swe-agent run, with instance ids, step order and
@@ -72,6 +78,88 @@ def big_trajectory(out, mb, seed):
     print(f"{out}: {len(trajectory)} steps, {os.path.getsize(out) / 1e6:.0f} MB")
 
 
+SAMPLES = os.path.normpath(os.path.join(HERE, "..", "sample-trajectories"))
+
+
+def test_log(rng):
+    """A pytest -v log of a few MB, as real test runs print."""
+    line = "tests/test_module.py::test_case_%06d PASSED\n"
+    return "".join(line % k for k in range(rng.randint(60_000, 120_000)))
+
+
+def big_claude_code(out, mb, seed):
+    """The sample session's turns repeated with fresh uuids, every 500th tool result a test
+    log of a few MB; one JSON object per line, as Claude Code appends them."""
+    rng = random.Random(seed)
+    with open(os.path.join(SAMPLES, "claude-code", "tinycalc__tinycalc-1.jsonl")) as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    head = [r for r in records if r.get("type") == "summary"] + records[1:2]
+    turns = [r for r in records[2:] if r.get("type") in ("assistant", "user")]
+    target = mb * 1024 * 1024
+    size = 0
+    n = 0
+    with open(out, "w") as f:
+        for r in head:
+            size += f.write(json.dumps(r) + "\n")
+        parent = head[-1].get("uuid")
+        while size < target:
+            for r in turns:
+                r = json.loads(json.dumps(r))
+                r["uuid"] = f"00000000-0000-4000-8000-{n:012d}"
+                r["parentUuid"] = parent
+                parent = r["uuid"]
+                content = r.get("message", {}).get("content")
+                if isinstance(content, list):
+                    for block in content:
+                        if block.get("type") == "tool_use":
+                            block["id"] = f"toolu_{n:012d}"
+                        elif block.get("type") == "tool_result":
+                            block["tool_use_id"] = f"toolu_{n - 1:012d}"
+                            if n % 500 == 250:
+                                block["content"] = test_log(rng)
+                        elif block.get("type") == "text":
+                            block["text"] = f"[{n}] " + block["text"]
+                size += f.write(json.dumps(r) + "\n")
+                n += 1
+                if size >= target:
+                    break
+    print(f"{out}: {n} records, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
+def big_openhands(out, mb, seed):
+    """The sample session's events after the first two repeated with fresh ids and causes,
+    every 500th observation a test log of a few MB; one JSON array, as OpenHands saves it."""
+    rng = random.Random(seed)
+    with open(os.path.join(SAMPLES, "openhands", "tinycalc__tinycalc-1.json")) as f:
+        events = json.load(f)
+    head, body = events[:2], events[2:]
+    target = mb * 1024 * 1024
+    size = 0
+    n = 0
+    with open(out, "w") as f:
+        f.write("[")
+        for e in head:
+            size += f.write(json.dumps(e) + ",\n")
+            n += 1
+        first = True
+        while size < target:
+            base = n
+            for e in body:
+                e = json.loads(json.dumps(e))
+                e["id"] = base + (e["id"] - 2)
+                if "cause" in e:
+                    e["cause"] = base + (e["cause"] - 2)
+                if "observation" in e and n % 500 == 251:
+                    e["content"] = test_log(rng)
+                size += f.write(("" if first else ",\n") + json.dumps(e))
+                first = False
+                n += 1
+            if size >= target:
+                break
+        f.write("]\n")
+    print(f"{out}: {n} events, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
 def big_run(out, count, seed):
     rng = random.Random(seed)
     swe = corpus_files("coder-swebench-lite/trajs", ".traj")
@@ -116,6 +204,10 @@ def main():
     t = sub.add_parser("trajectory")
     t.add_argument("out")
     t.add_argument("--mb", type=int, default=200)
+    for name in ("claude-code", "openhands"):
+        c = sub.add_parser(name)
+        c.add_argument("out")
+        c.add_argument("--mb", type=int, default=200)
     r = sub.add_parser("run")
     r.add_argument("out")
     r.add_argument("--count", type=int, default=5000)
@@ -123,6 +215,10 @@ def main():
     a = p.parse_args()
     if a.what == "trajectory":
         big_trajectory(a.out, a.mb, a.seed)
+    elif a.what == "claude-code":
+        big_claude_code(a.out, a.mb, a.seed)
+    elif a.what == "openhands":
+        big_openhands(a.out, a.mb, a.seed)
     else:
         big_run(a.out, a.count, a.seed)
 

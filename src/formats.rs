@@ -7,6 +7,7 @@
 
 mod action;
 mod aider;
+mod budget;
 mod chat_messages;
 mod claude_code;
 mod codex;
@@ -40,6 +41,7 @@ mod tool_steps;
 mod trajscope;
 mod turns;
 
+pub use budget::{BUDGET_ENV, check_fits, memory_budget};
 pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;

@@ -9,14 +9,20 @@
 //! turns filesystem notifications (or polling, where notifications do not work) into debounced
 //! batches of changed paths. This layer reads files; it never writes and never prints.
 
+mod announce;
 mod feed;
 mod followed;
 mod follower;
+mod identity;
 mod mounts;
+mod poll;
 mod style;
 
+pub use announce::{Announced, announced};
 pub use feed::{ChangeFeed, FeedClosed, FeedMode, WatchError};
 pub use followed::{FileStatus, FileUpdate, FollowedFile, TrajectoryChange};
 pub use follower::Follower;
+pub use identity::TrajectoryPrint;
 pub use mounts::is_network_filesystem;
+pub use poll::Signature;
 pub use style::{WriteStyle, write_style};

@@ -47,3 +47,15 @@ fn the_live_watch_in_tmux() {
         "ok: live smoke passed",
     );
 }
+
+/// `scripts/tui-live-tally.sh`: the dashboard open on an empty folder while the writer adds
+/// syntax errors; its `syntax_error` row must rise as steps arrive and end at what `stats`
+/// counts on the final files. Skips when tmux or python3 is missing.
+#[test]
+fn the_dashboard_counts_rise_live_in_tmux() {
+    smoke(
+        "tui-live-tally.sh",
+        &[["tmux", "-V"], ["python3", "--version"]],
+        "ok: live tally passed",
+    );
+}

@@ -1,7 +1,8 @@
-//! The follower against writers at full speed, on the bundled samples of four formats: a
+//! The follower against writers at full speed, on the bundled samples of six formats: a
 //! reader refreshes as fast as it can while a writer
-//! - rewrites a SWE-agent `.traj` / mini-swe-agent `.traj.json` after every step, not
-//!   atomically (truncate, half the document, the rest);
+//! - rewrites a SWE-agent `.traj` (1.1, 1.0, 0.x: `history` and `info` growing too) /
+//!   mini-swe-agent `.traj.json` / OpenHands event list after every step, not atomically
+//!   (truncate, half the document, the rest), with the versions of `support/writers.rs`;
 //! - appends a Claude Code session / a JSONL chat log in random-sized pieces (half lines);
 //! - deletes the file and writes it again; renames it away and starts a new one (rotation).
 //!
@@ -12,39 +13,25 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use serde_json::Value;
+#[path = "support/writers.rs"]
+mod writers;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use trajscope::formats::{Loaded, load_file};
 use trajscope::model::Trajectory;
-use trajscope::watch::{FileStatus, FollowedFile};
-
-fn sample(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-trajectories")
-        .join(path)
-}
+use trajscope::watch::{FileStatus, FollowedFile, TrajectoryPrint};
+use writers::{
+    Lcg, SweAgentVersion, mini_versions, openhands_versions, sample, swe_agent_versions,
+};
 
 fn load(path: &Path) -> Vec<Trajectory> {
     match load_file(path).unwrap() {
         Loaded::Trajectories(ts) => ts,
         Loaded::Results(_) => panic!("not trajectories"),
-    }
-}
-
-/// A small deterministic random source, so that a failure can be replayed.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n.max(1)
     }
 }
 
@@ -90,14 +77,27 @@ fn follow(
     }
 }
 
+/// Steps by their fingerprints: a step's context ids move as the pool grows (SWE-agent's
+/// history comes first in it), its content does not.
+fn prints(ts: &[Trajectory]) -> Vec<Vec<u64>> {
+    ts.iter()
+        .map(|t| TrajectoryPrint::of(&mut t.clone()).steps)
+        .collect()
+}
+
 fn check(seen: &[Trajectory], expected: &[Trajectory], strictness: Strictness, shown: &mut usize) {
+    let (seen_prints, expected_prints) = (prints(seen), prints(expected));
     let steps: usize = seen.iter().map(|t| t.steps.len()).sum();
     assert!(
         steps >= *shown,
         "steps already shown were lost: {steps} < {shown}"
     );
     *shown = steps;
-    for (t, want) in seen.iter().zip(expected) {
+    for ((t, want), (got, wanted)) in seen
+        .iter()
+        .zip(expected)
+        .zip(seen_prints.iter().zip(&expected_prints))
+    {
         let n = t.steps.len();
         assert!(n <= want.steps.len(), "more steps than ever written");
         let settled = match strictness {
@@ -105,8 +105,8 @@ fn check(seen: &[Trajectory], expected: &[Trajectory], strictness: Strictness, s
             Strictness::PrefixButLast => n.saturating_sub(1),
         };
         assert_eq!(
-            t.steps[..settled],
-            want.steps[..settled],
+            got[..settled],
+            wanted[..settled],
             "a state the writer never wrote"
         );
         if n > 0 {
@@ -137,36 +137,6 @@ fn race(
         started.elapsed()
     );
     file
-}
-
-/// The versions a rewriting agent writes: after step 1, 2, …, and the final file.
-fn versions_of_swe_agent(final_doc: &Value) -> Vec<Vec<u8>> {
-    let steps = final_doc["trajectory"].as_array().unwrap().len();
-    let mut out = Vec::new();
-    for k in 1..steps {
-        let mut doc = final_doc.clone();
-        doc["trajectory"] = Value::Array(final_doc["trajectory"].as_array().unwrap()[..k].to_vec());
-        doc["info"] = serde_json::json!({});
-        out.push(serde_json::to_vec_pretty(&doc).unwrap());
-    }
-    out.push(serde_json::to_vec_pretty(final_doc).unwrap());
-    out
-}
-
-fn versions_of_mini(final_doc: &Value) -> Vec<Vec<u8>> {
-    let messages = final_doc["messages"].as_array().unwrap();
-    let mut out = Vec::new();
-    // system, task, then (assistant, observation) pairs.
-    let mut end = 4;
-    while end < messages.len() {
-        let mut doc = final_doc.clone();
-        doc["messages"] = Value::Array(messages[..end].to_vec());
-        doc["info"] = serde_json::json!({});
-        out.push(serde_json::to_vec_pretty(&doc).unwrap());
-        end += 2;
-    }
-    out.push(serde_json::to_vec_pretty(final_doc).unwrap());
-    out
 }
 
 /// Truncate, write half, flush, write the rest: the reader can catch the file half written.
@@ -201,20 +171,18 @@ fn append_in_pieces(path: &Path, bytes: &[u8], rng: &mut Lcg) {
     }
 }
 
-fn rewritten_case(sample_path: &str, name: &str, versions: fn(&Value) -> Vec<Vec<u8>>) {
-    let source = sample(sample_path);
-    let final_bytes = std::fs::read(&source).unwrap();
-    let final_doc: Value = serde_json::from_slice(&final_bytes).unwrap();
+/// `strictness`: writers that add a step's answer and its observation in two writes
+/// (mini-swe-agent, OpenHands) leave the last step incomplete in between.
+fn rewritten_case(name: &str, all: Vec<Vec<u8>>, strictness: Strictness) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
-    let all = versions(&final_doc);
     std::fs::write(&path, all.last().unwrap()).unwrap();
     let expected = load(&path);
     std::fs::remove_file(&path).unwrap();
     assert!(expected[0].steps.len() >= 3, "a sample with steps");
 
     let target = path.clone();
-    let file = race(&path, &expected, Strictness::Prefix, move || {
+    let file = race(&path, &expected, strictness, move || {
         let mut rng = Lcg(7);
         // Each version several times over, as fast as the disk takes it.
         for bytes in &all {
@@ -228,20 +196,43 @@ fn rewritten_case(sample_path: &str, name: &str, versions: fn(&Value) -> Vec<Vec
 }
 
 #[test]
-fn swe_agent_rewritten_at_speed() {
+fn swe_agent_1_1_rewritten_at_speed() {
     rewritten_case(
-        "swe-agent/tinycalc__tinycalc-1/tinycalc__tinycalc-1.traj",
         "live.traj",
-        versions_of_swe_agent,
+        swe_agent_versions(SweAgentVersion::V1_1),
+        Strictness::Prefix,
+    );
+}
+
+#[test]
+fn swe_agent_1_0_rewritten_at_speed() {
+    rewritten_case(
+        "live.traj",
+        swe_agent_versions(SweAgentVersion::V1_0),
+        Strictness::Prefix,
+    );
+}
+
+#[test]
+fn swe_agent_0_x_rewritten_at_speed() {
+    rewritten_case(
+        "live.traj",
+        swe_agent_versions(SweAgentVersion::V0),
+        Strictness::Prefix,
     );
 }
 
 #[test]
 fn mini_swe_agent_rewritten_at_speed() {
+    rewritten_case("live.traj.json", mini_versions(), Strictness::PrefixButLast);
+}
+
+#[test]
+fn openhands_events_rewritten_at_speed() {
     rewritten_case(
-        "mini-swe-agent/tinycalc__tinycalc-1/tinycalc__tinycalc-1.traj.json",
-        "live.traj.json",
-        versions_of_mini,
+        "events.json",
+        openhands_versions(),
+        Strictness::PrefixButLast,
     );
 }
 

@@ -4,7 +4,7 @@ use anyhow::{Context as _, Result, bail};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use trajscope::formats::{Loaded, load_file};
+use trajscope::formats::{LAZY_ABOVE, Loaded, load_file, open_lazy, opens_lazily};
 use trajscope::model::{Exactness, Message, Step, Trajectory};
 
 #[derive(Debug, clap::Args)]
@@ -41,6 +41,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    if let Some(index) = args.step.filter(|_| !args.diff && args.dataset.is_none())
+        && let Some((one, total)) = open_one_step(&args.file, args.trajectory, index)?
+    {
+        let step = &one.steps[0];
+        if args.context {
+            print_context(&one, step, args.json)?;
+        } else if args.json {
+            println!("{}", serde_json::to_string_pretty(step)?);
+        } else {
+            print_step(step, total);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let trajectory = open_judged(&args.file, args.trajectory, &args.results)?;
     if args.diff {
         if let Some(index) = args.step {
@@ -71,7 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 }
                 println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
-                print_step(&trajectory, step);
+                print_step(step, trajectory.steps.len());
             }
         }
         (None, Some((p, dataset))) if args.json => println!(
@@ -85,7 +98,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 print!("{}", super::show_gold::text(p));
             }
             for step in &trajectory.steps {
-                print_step(&trajectory, step);
+                print_step(step, trajectory.steps.len());
             }
         }
     }
@@ -133,6 +146,33 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
             path.display()
         ),
     }
+}
+
+/// `--step N` of a file big enough to open lazily: the scan finds where each step is and
+/// only step N (with the messages of its context) is read back, so a 1 GB `.traj` is shown
+/// in bounded memory instead of read whole. `None`: open it the usual way. Returns the step
+/// and the trajectory's step count.
+fn open_one_step(
+    file: &Path,
+    which: Option<usize>,
+    index: usize,
+) -> Result<Option<(Trajectory, usize)>> {
+    let (path, from_suffix) = split_index(file);
+    if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
+        return Ok(None);
+    }
+    let Some(lazy) = open_lazy(&path, &mut |_| {})? else {
+        return Ok(None);
+    };
+    let total = lazy.step_count();
+    if index == 0 || index > total {
+        bail!(
+            "{}: no step {index}; steps are numbered 1 to {total}",
+            path.display()
+        );
+    }
+    let one = lazy.load_step(index).map_err(anyhow::Error::msg)?;
+    Ok(Some((one, total)))
 }
 
 /// `out.jsonl#3` → (`out.jsonl`, 3), unless a file with the literal name exists.
@@ -200,8 +240,8 @@ fn print_header(t: &Trajectory) {
     }
 }
 
-fn print_step(t: &Trajectory, step: &Step) {
-    let mut title = format!("Step {}/{}", step.index, t.steps.len());
+fn print_step(step: &Step, total: usize) {
+    let mut title = format!("Step {}/{total}", step.index);
     if let Some(agent) = &step.agent {
         title.push_str(&format!(" · {agent}"));
     }

@@ -11,7 +11,9 @@ use trajscope::metrics::{
     AlertLog, Firing, Matcher, RuleOptions, RuleSet, has_alerts, user_rules_path,
 };
 use trajscope::model::{Step, Trajectory};
-use trajscope::watch::{ChangeFeed, FeedMode, FileStatus, FileUpdate, Follower, TrajectoryChange};
+use trajscope::watch::{
+    ChangeFeed, FeedMode, FileStatus, FileUpdate, Follower, TrajectoryChange, announced,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -95,6 +97,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for update in follower.scan() {
         report(&follower, &update, &args, &mut alerts, args.from_start)?;
     }
+    // What was read is printed: only offsets and step fingerprints are kept from here on.
+    follower.release_all();
     eprintln!(
         "trajscope: following {} file(s); Ctrl-C to stop",
         follower.files().count()
@@ -117,6 +121,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for update in updates {
             report(&follower, &update, &args, &mut alerts, true)?;
         }
+        follower.release_all();
     }
 }
 
@@ -172,30 +177,22 @@ fn report(
     let Some(file) = follower.file(&update.path) else {
         return Ok(());
     };
+    if print_steps {
+        for a in announced(update, file) {
+            print_step(a.trajectory, a.step, a.updated, args.json)?;
+        }
+    }
     for change in &update.changes {
-        let (index, from, shown_before) = match *change {
-            TrajectoryChange::Added { index } | TrajectoryChange::Replaced { index } => {
-                (index, 1, 0)
-            }
-            TrajectoryChange::Grew {
-                index,
-                first_changed,
-                previous_steps,
-            } => (index, first_changed, previous_steps),
-            TrajectoryChange::Removed { index } => {
+        let Some((index, _, _)) = change.steps_brought() else {
+            if let TrajectoryChange::Removed { index } = *change {
                 // A file written anew under the same name reports its alerts again.
                 alerts.logs.remove(&(update.path.clone(), index));
-                continue;
             }
+            continue;
         };
         let Some(trajectory) = file.trajectories().get(index) else {
             continue;
         };
-        if print_steps {
-            for step in trajectory.steps.iter().skip(from.saturating_sub(1)) {
-                print_step(trajectory, step, step.index <= shown_before, args.json)?;
-            }
-        }
         for firing in alerts.check(&update.path, index, trajectory) {
             if print_steps {
                 print_alert(trajectory, &firing, args.json)?;
@@ -216,9 +213,9 @@ fn print_alert(trajectory: &Trajectory, firing: &Firing, json: bool) -> Result<(
             rule: &firing.rule,
             description: &firing.description,
         };
-        println!("{}", serde_json::to_string(&line)?);
+        emit(&serde_json::to_string(&line)?)?;
     } else {
-        println!(
+        emit(&format!(
             "{} step {:>3} ALERT {}{}",
             trajectory.display_source(),
             firing.step,
@@ -228,7 +225,7 @@ fn print_alert(trajectory: &Trajectory, firing: &Firing, json: bool) -> Result<(
             } else {
                 format!(": {}", firing.description)
             }
-        );
+        ))?;
     }
     Ok(())
 }
@@ -247,11 +244,11 @@ fn print_step(trajectory: &Trajectory, step: &Step, updated: bool, json: bool) -
             error: step.is_error(),
             exit_status: trajectory.exit_status.as_deref(),
         };
-        println!("{}", serde_json::to_string(&line)?);
+        emit(&serde_json::to_string(&line)?)?;
     } else {
         // A step printed before comes again when its observation arrives (chat logs write the
         // call and its result as two lines): say so, so it does not read as a second step.
-        println!(
+        emit(&format!(
             "{} step {:>3} {:<12} {}{}{}",
             trajectory.display_source(),
             step.index,
@@ -259,7 +256,17 @@ fn print_step(trajectory: &Trajectory, step: &Step, updated: bool, json: bool) -
             step.summary(),
             if step.is_error() { "  [error]" } else { "" },
             if updated { "  [updated]" } else { "" }
-        );
+        ))?;
     }
+    Ok(())
+}
+
+/// Writes one line and flushes it: `watch` is read through pipes, where a line held in a
+/// buffer is a step not seen. A closed pipe ends the watch with an error, not a panic.
+fn emit(line: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}")?;
+    out.flush()?;
     Ok(())
 }

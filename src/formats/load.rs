@@ -40,6 +40,11 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     {
         return Ok(Loaded::Trajectories(vec![trajectory]));
     }
+    // What the lazy read did not take is read whole: refused up front when that cannot fit.
+    let len = std::fs::metadata(path)
+        .map_err(|err| LoadError::io(path, err))?
+        .len();
+    super::check_fits(path, len)?;
     let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
     load_bytes_with(path, &bytes, detail)
 }

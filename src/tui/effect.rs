@@ -65,8 +65,12 @@ pub enum Effect {
     /// Show text in `$EDITOR`, the terminal suspended meanwhile.
     Edit { text: String, name: String },
     /// Follow the roots as agents write to them, reporting changes as `Msg::Live`.
-    /// Runs until cancelled.
-    Watch { roots: Vec<PathBuf> },
+    /// Runs until cancelled. `rules` are the run's: each changed trajectory is tallied with
+    /// them (so the dashboard's counts grow as steps arrive) and its alerts come from them.
+    Watch {
+        roots: Vec<PathBuf>,
+        rules: Arc<Matcher>,
+    },
     /// Send `msg` back after `after` (a timer; not a task: nothing replaces or cancels it).
     Later { after: Duration, msg: Box<Msg> },
     /// Stop the task with this key, if one runs.

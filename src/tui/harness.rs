@@ -176,11 +176,10 @@ impl Harness {
                 ))));
                 self.edited.push((name, text));
             }
-            Effect::Watch { roots } => {
-                // The built-in rules only: a developer's own rule file must not change tests.
-                let (matcher, _) =
-                    crate::metrics::Matcher::new(crate::metrics::RuleSet::defaults().rules);
-                self.live = Some(job::live::LiveJob::with_matcher(&roots, matcher));
+            Effect::Watch { roots, rules } => {
+                // The app's rules, as the real app passes them (the harness's are the
+                // built-in ones: a developer's own rule file must not change tests).
+                self.live = Some(job::live::LiveJob::with_matcher(&roots, rules));
                 queue.push_back(Msg::Live(crate::tui::msg::LiveMsg::Started {
                     polling: None,
                 }));

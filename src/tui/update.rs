@@ -50,6 +50,7 @@ pub fn start(state: &mut State) -> Vec<Effect> {
         },
         Effect::Watch {
             roots: state.run.roots.clone(),
+            rules: state.metrics.rules().clone(),
         },
         Effect::LoadLabels {
             roots: state.run.roots.clone(),

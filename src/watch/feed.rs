@@ -1,7 +1,8 @@
 //! Filesystem notifications (or polling) → debounced batches of changed paths.
 
 use super::mounts::is_network_filesystem;
-use notify::{PollWatcher, RecommendedWatcher, RecursiveMode, Watcher};
+use super::poll::Poller;
+use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -31,7 +32,7 @@ pub enum FeedMode {
 pub struct ChangeFeed {
     events: Receiver<notify::Result<notify::Event>>,
     // Kept alive for as long as the feed: dropping it stops the watching.
-    _watcher: Box<dyn Watcher + Send>,
+    _watcher: Box<dyn Send>,
     mode: FeedMode,
 }
 
@@ -92,20 +93,14 @@ impl ChangeFeed {
         targets: &[(PathBuf, RecursiveMode)],
         reason: String,
     ) -> Result<ChangeFeed, WatchError> {
+        // Our own poller, not notify's: its whole-second times missed same-second rewrites.
         let (tx, rx) = channel();
-        let config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
-        let mut watcher = PollWatcher::new(tx, config).map_err(|source| WatchError::Watch {
-            path: targets.first().map(|t| t.0.clone()).unwrap_or_default(),
-            source,
+        let watcher = Poller::spawn(targets.to_vec(), POLL_INTERVAL, tx).map_err(|err| {
+            WatchError::Watch {
+                path: targets.first().map(|t| t.0.clone()).unwrap_or_default(),
+                source: notify::Error::io(err),
+            }
         })?;
-        for (path, mode) in targets {
-            watcher
-                .watch(path, *mode)
-                .map_err(|source| WatchError::Watch {
-                    path: path.clone(),
-                    source,
-                })?;
-        }
         Ok(ChangeFeed {
             events: rx,
             _watcher: Box::new(watcher),

@@ -1,5 +1,6 @@
 //! One file being followed: read what is new, parse what is complete, report what changed.
 
+use super::identity::TrajectoryPrint;
 use super::style::{WriteStyle, write_style};
 use crate::formats::{self, Kind, LoadError};
 use crate::model::{ResultsSource, Trajectory};
@@ -66,6 +67,8 @@ pub struct FollowedFile {
     /// Device and inode: a different file under the same name (rotation) is read from scratch.
     identity: Option<(u64, u64)>,
     trajectories: Vec<Trajectory>,
+    /// What tells a step seen before from a new one; kept when `trajectories` is released.
+    prints: Vec<TrajectoryPrint>,
     results: Option<ResultsSource>,
     status: FileStatus,
     /// Size and modification time (ns) of a file the app had read when the watch began:
@@ -81,6 +84,7 @@ impl FollowedFile {
             buffer: Vec::new(),
             identity: None,
             trajectories: Vec::new(),
+            prints: Vec::new(),
             results: None,
             status: FileStatus::Waiting,
             known: None,
@@ -107,6 +111,17 @@ impl FollowedFile {
         &self.trajectories
     }
 
+    /// Drops the trajectories last read, keeping only what tells new steps from old ones:
+    /// a headless watch, once it has printed an update, needs nothing more of them.
+    pub fn release(&mut self) {
+        self.trajectories = Vec::new();
+    }
+
+    /// How many trajectories the file held at the last good read (held or released).
+    pub fn trajectory_count(&self) -> usize {
+        self.prints.len()
+    }
+
     /// Eval results, when the file turned out to be a results file.
     pub fn results(&self) -> Option<&ResultsSource> {
         self.results.as_ref()
@@ -127,7 +142,7 @@ impl FollowedFile {
             Ok(None) => return self.update(Vec::new()),
             Err(status) => {
                 let changes = if status == FileStatus::Removed {
-                    let gone = (0..self.trajectories.len())
+                    let gone = (0..self.prints.len())
                         .map(|index| TrajectoryChange::Removed { index })
                         .collect();
                     *self = FollowedFile::new(self.path.clone());
@@ -140,9 +155,11 @@ impl FollowedFile {
             }
         };
         let changes = match parsed {
-            Parsed::Trajectories(new) => {
-                let changes = diff(&self.trajectories, &new);
+            Parsed::Trajectories(mut new) => {
+                let prints: Vec<TrajectoryPrint> = new.iter_mut().map(TrajectoryPrint::of).collect();
+                let changes = diff(&self.prints, &prints);
                 self.trajectories = new;
+                self.prints = prints;
                 changes
             }
             Parsed::Results(results) => {
@@ -205,10 +222,12 @@ impl FollowedFile {
             return parsed.map(Some);
         }
 
+        formats::check_fits(&self.path, meta.len())
+            .map_err(|err| FileStatus::Failed(err.to_string()))?;
         let bytes = std::fs::read(&self.path)
             .map_err(|err| FileStatus::Failed(LoadError::io(&self.path, err).to_string()))?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(if self.trajectories.is_empty() {
+            return Err(if self.prints.is_empty() {
                 FileStatus::Waiting
             } else {
                 FileStatus::MidWrite("the file is empty (being rewritten?)".into())
@@ -276,20 +295,16 @@ fn identity(_meta: &std::fs::Metadata) -> Option<(u64, u64)> {
     None
 }
 
-/// What changed between two parses of one file.
-fn diff(old: &[Trajectory], new: &[Trajectory]) -> Vec<TrajectoryChange> {
+/// What changed between two parses of one file, step by step by their fingerprints (see
+/// [`super::identity`]), so that a step is new once, whatever else moved in the file.
+fn diff(old: &[TrajectoryPrint], new: &[TrajectoryPrint]) -> Vec<TrajectoryChange> {
     let mut changes = Vec::new();
     for (index, now) in new.iter().enumerate() {
         match old.get(index) {
             None => changes.push(TrajectoryChange::Added { index }),
             Some(before) if before == now => {}
             Some(before) => {
-                let same_prefix = before
-                    .steps
-                    .iter()
-                    .zip(&now.steps)
-                    .take_while(|(a, b)| a == b)
-                    .count();
+                let same_prefix = before.common_steps(now);
                 // The last shown step may complete (more content blocks of one response);
                 // anything earlier changing means the file was written anew.
                 let grew = now.steps.len() >= before.steps.len()

@@ -94,6 +94,14 @@ impl Follower {
             .any(|f| matches!(f.status(), FileStatus::MidWrite(_)))
     }
 
+    /// Drops every file's trajectories once they were reported: a headless watch then holds
+    /// per file only offsets and step fingerprints, not the run's contents.
+    pub fn release_all(&mut self) {
+        for file in self.files.values_mut() {
+            file.release();
+        }
+    }
+
     pub fn files(&self) -> impl Iterator<Item = &FollowedFile> {
         self.files.values()
     }

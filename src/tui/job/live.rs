@@ -4,7 +4,7 @@
 //! once it parses, so the app never sees a torn write. Blocking; the runtime gives it a
 //! thread of its own, the harness calls [`LiveJob`] directly.
 
-use crate::metrics::{AlertLog, Matcher, RuleOptions, RuleSet, has_alerts, user_rules_path};
+use crate::metrics::{AlertLog, Matcher, TrajectoryTally, has_alerts};
 use crate::model::{Trajectory, TrajectorySummary};
 use crate::tui::msg::{LiveFile, LiveMsg, LiveTrajectory, Msg};
 use crate::tui::state::trajectory::LoadedTrajectory;
@@ -31,24 +31,18 @@ pub struct LiveJob {
     follower: Follower,
     /// Each root made absolute (as notifications report paths) and as the user named it.
     roots: Vec<(PathBuf, PathBuf)>,
-    matcher: Option<Matcher>,
+    /// The run's rules: every changed trajectory is tallied with them.
+    rules: Arc<Matcher>,
+    /// Whether any of them is an alert.
+    alerts: bool,
     logs: HashMap<(PathBuf, usize), AlertLog>,
     /// Per file, what was sent last: unchanged trajectories are sent again without rework.
     sent: HashMap<PathBuf, Vec<LiveTrajectory>>,
 }
 
 impl LiveJob {
-    /// Follows `roots` with the alert rules of the defaults and the user's rule file.
-    pub fn new(roots: &[PathBuf]) -> LiveJob {
-        let set = RuleSet::load(&RuleOptions {
-            user_file: user_rules_path(),
-            ..RuleOptions::default()
-        });
-        let (matcher, _errors) = Matcher::new(set.rules);
-        LiveJob::with_matcher(roots, matcher)
-    }
-
-    pub fn with_matcher(roots: &[PathBuf], matcher: Matcher) -> LiveJob {
+    /// Follows `roots`, tallying and alerting with `rules` (the run's).
+    pub fn with_matcher(roots: &[PathBuf], rules: Arc<Matcher>) -> LiveJob {
         let mut follower = Follower::new(roots.to_vec());
         let roots = follower
             .roots()
@@ -62,7 +56,8 @@ impl LiveJob {
         LiveJob {
             follower,
             roots,
-            matcher: has_alerts(&matcher).then_some(matcher),
+            alerts: has_alerts(&rules),
+            rules,
             logs: HashMap::new(),
             sent: HashMap::new(),
         }
@@ -139,18 +134,19 @@ impl LiveJob {
             {
                 self.logs.remove(&(update.path.clone(), index));
             }
-            let alerts = match &self.matcher {
-                Some(matcher) => self
-                    .logs
+            let alerts = if self.alerts {
+                self.logs
                     .entry((update.path.clone(), index))
                     .or_default()
-                    .new_firings(matcher, trajectory),
-                None => Vec::new(),
+                    .new_firings(&self.rules, trajectory)
+            } else {
+                Vec::new()
             };
             let mut trajectory: Trajectory = trajectory.clone();
             trajectory.source = path.clone();
             trajectories.push(LiveTrajectory {
                 summary: TrajectorySummary::of(&trajectory),
+                tally: TrajectoryTally::of(&self.rules, &trajectory),
                 loaded: Arc::new(LoadedTrajectory::new(trajectory)),
                 alerts,
             });
@@ -180,7 +176,12 @@ impl LiveJob {
 }
 
 /// Watches `roots` until `cancel` is set or `send` reports the app gone.
-pub fn watch(roots: &[PathBuf], send: &dyn Fn(Msg) -> bool, cancel: &AtomicBool) {
+pub fn watch(
+    roots: &[PathBuf],
+    rules: Arc<Matcher>,
+    send: &dyn Fn(Msg) -> bool,
+    cancel: &AtomicBool,
+) {
     let poll = std::env::var_os(POLL_ENV).is_some_and(|v| !v.is_empty() && v != "0");
     let feed = match ChangeFeed::new(roots, poll) {
         Ok(feed) => feed,
@@ -196,7 +197,7 @@ pub fn watch(roots: &[PathBuf], send: &dyn Fn(Msg) -> bool, cancel: &AtomicBool)
     if !send(Msg::Live(LiveMsg::Started { polling })) {
         return;
     }
-    let mut job = LiveJob::new(roots);
+    let mut job = LiveJob::with_matcher(roots, rules);
     while !cancel.load(Ordering::Relaxed) {
         let timeout = if job.has_pending() { RETRY } else { IDLE };
         let Ok(paths) = feed.next_batch(timeout, QUIET, MAX_DELAY) else {

@@ -2,7 +2,7 @@
 //! stands. Only complete parses are sent (a file caught mid-write is retried, not sent), so
 //! the app never sees a half-parsed state.
 
-use crate::metrics::Firing;
+use crate::metrics::{Firing, TrajectoryTally};
 use crate::model::TrajectorySummary;
 use crate::tui::state::live::LiveKey;
 use crate::tui::state::trajectory::LoadedTrajectory;
@@ -36,4 +36,7 @@ pub struct LiveTrajectory {
     pub loaded: Arc<LoadedTrajectory>,
     /// Alerts that fired since the last report of this trajectory.
     pub alerts: Vec<Firing>,
+    /// What the run's rules find in it now: replaces its earlier tally, so that the
+    /// dashboard counts what `stats` would count on the file as it stands.
+    pub tally: TrajectoryTally,
 }

@@ -102,8 +102,8 @@ impl Tasks {
                 .await;
                 let _ = tx.send(Msg::GrepDone { id });
             }),
-            Effect::Watch { roots } => tokio::task::spawn_blocking(move || {
-                job::live::watch(&roots, &|msg| tx.send(msg).is_ok(), &flag);
+            Effect::Watch { roots, rules } => tokio::task::spawn_blocking(move || {
+                job::live::watch(&roots, rules, &|msg| tx.send(msg).is_ok(), &flag);
             }),
             Effect::LoadLabels { roots } => blocking(tx, move || Some(job::labels::load(&roots))),
             Effect::SaveLabels { set, edit } => {

@@ -57,7 +57,9 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
     let mut kept: Vec<Option<usize>> = Vec::new();
     let mut fired = Vec::new();
     let mut open_update = None;
+    let mut tallies = Vec::with_capacity(trajectories.len());
     for live in trajectories {
+        tallies.push(live.tally);
         let mut summary = live.summary;
         state.run.results.apply(std::slice::from_mut(&mut summary));
         let index = summary.source_index;
@@ -121,6 +123,7 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
     }
     renumber_open_row(state);
     state.run.refresh();
+    retally(state, &path, &kept, tallies);
 
     if let Some(loaded) = open_update {
         refresh_open(state, &loaded, fx);
@@ -139,6 +142,30 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
     if state.open_single && state.trajectory.is_none() && state.run.rows.len() == 1 {
         trajectory::open(state, 0, None, fx);
     }
+}
+
+/// The file's trajectories counted anew on the dashboard: their tallies replace the earlier
+/// ones (the load's, or the last change's), and those the file no longer holds are dropped,
+/// so that every count grows with the steps and ends where `stats` on the file would.
+fn retally(
+    state: &mut State,
+    path: &Path,
+    kept: &[Option<usize>],
+    tallies: Vec<crate::metrics::TrajectoryTally>,
+) {
+    let gone: Vec<crate::metrics::TrajectoryKey> = state
+        .metrics
+        .tally
+        .trajectories()
+        .iter()
+        .filter(|t| t.key.path == path && !kept.contains(&t.key.source_index))
+        .map(|t| t.key.clone())
+        .collect();
+    for key in &gone {
+        state.metrics.tally.remove(key);
+    }
+    // As the load's tallies arrive: results joined, labels counted again, views told.
+    super::metrics::tallied(state, tallies);
 }
 
 /// Rows moved when others were removed: the open trajectory's row is found again.
@@ -234,8 +261,10 @@ mod tests {
     use std::sync::Arc;
 
     fn live(t: Trajectory, alerts: Vec<Firing>) -> LiveTrajectory {
+        let (rules, _) = crate::metrics::Matcher::new(crate::metrics::RuleSet::defaults().rules);
         LiveTrajectory {
             summary: TrajectorySummary::of(&t),
+            tally: crate::metrics::TrajectoryTally::of(&rules, &t),
             loaded: Arc::new(LoadedTrajectory::new(t)),
             alerts,
         }

@@ -134,7 +134,7 @@ mod tests {
         let effects = super::super::start(&mut state);
         assert!(matches!(&effects[..], [
                 Effect::LoadRun { roots, .. },
-                Effect::Watch { roots: watched },
+                Effect::Watch { roots: watched, .. },
                 Effect::LoadLabels { roots: labels },
             ] if roots == &[PathBuf::from("run")] && watched == roots && labels == roots));
     }
