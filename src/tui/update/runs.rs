@@ -182,6 +182,7 @@ pub fn add_run(state: &mut State, input: &str, fx: &mut Vec<Effect>) {
     });
     fx.push(Effect::Watch {
         roots: state.run.roots.clone(),
+        rules: state.metrics.rules().clone(),
     });
     fx.push(Effect::LoadLabels {
         roots: state.run.roots.clone(),
