@@ -14,7 +14,7 @@ mod loopback;
 
 use loopback::{Loopback, Reply, openai_sse};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 

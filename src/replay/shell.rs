@@ -6,7 +6,8 @@
 //! timeout by killing its whole process group, and keep at most `output_cap` bytes of output.
 //! With a launcher (`docker exec -i NAME`) the shell runs inside a container the user started;
 //! a timeout then kills the local client, and what it started in the container may live on.
-//! This is a scratch copy, not a security sandbox: commands run with the user's rights.
+//! The launcher is also how commands reach bubblewrap (`replay::sandbox`): without one, they
+//! run with the user's rights, and containing them is not this module's business.
 
 mod capture;
 mod fresh;

@@ -239,3 +239,56 @@ fn native_tools_refuse_paths_outside_the_workspace() {
     let root = ex.workspace().unwrap().root().to_path_buf();
     assert!(root.join("new.py").exists());
 }
+
+/// SWE-agent's one long-lived shell, under bubblewrap: `cd` persists between commands, the
+/// scratch copy is writable, the rest is not, and a background process ends with the session.
+#[test]
+fn a_session_shell_runs_in_bubblewrap() {
+    use crate::replay::sandbox::{Bubblewrap, Policy};
+    let policy = Policy::default();
+    let Ok(bwrap) = Bubblewrap::find(&policy) else {
+        eprintln!("skipping: bwrap is not installed or does not work here");
+        return;
+    };
+    let repo = git_repo();
+    let ws = Workspace::create(repo.path()).unwrap();
+    let root = ws.root().to_path_buf();
+    let source = ws.source().to_path_buf();
+    let launcher = bwrap.launcher(&root, &[source], &policy);
+    let mut dialect = Dialect::new(Agent::SweAgent);
+    dialect.generation = Generation::V0;
+    let mut ex = Executor::new(
+        dialect,
+        Sandbox::Isolated {
+            workspace: ws,
+            launcher,
+        },
+        Some("/testbed"),
+        Limits::default(),
+    )
+    .unwrap();
+    assert!(ex.describe().contains("sandbox: bubblewrap"));
+    let obs = ex.execute(&shell("cd pkg && echo hi > made.txt")).unwrap();
+    assert!(!obs.is_error, "{}", obs.text);
+    let obs = ex.execute(&shell("pwd; git status --short")).unwrap();
+    assert!(obs.text.contains("/testbed/pkg"), "{}", obs.text);
+    assert!(obs.text.contains("made.txt"), "{}", obs.text);
+    assert!(root.join("pkg/made.txt").exists());
+    let obs = ex
+        .execute(&shell("echo x > /etc/trajscope-test || echo refused"))
+        .unwrap();
+    assert!(obs.text.contains("Read-only file system"), "{}", obs.text);
+    assert!(!Path::new("/etc/trajscope-test").exists());
+    let marker = format!("88.{}", std::process::id());
+    ex.execute(&shell(&format!(
+        "setsid nohup sleep {marker} > /dev/null 2>&1 &"
+    )))
+    .unwrap();
+    drop(ex);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let alive = std::fs::read_dir("/proc").unwrap().flatten().any(|e| {
+        std::fs::read(e.path().join("cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&format!("sleep\0{marker}")))
+    });
+    assert!(!alive, "the background sleep outlived the session");
+}
