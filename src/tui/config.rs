@@ -37,6 +37,8 @@ pub struct Config {
     pub replay: super::state::replay::ReplaySetup,
     /// Open on the runs screen: each root is a run to compare (`trajscope --runs A B C`).
     pub compare_runs: bool,
+    /// The gold patches of `--dataset`, for the working-tree page.
+    pub gold: Option<Arc<crate::diff::GoldPatches>>,
 }
 
 /// Compiles `set`, adding its problems and the compiler's to `problems`.
@@ -61,6 +63,7 @@ impl Default for Config {
             problems: Vec::new(),
             replay: Default::default(),
             compare_runs: false,
+            gold: None,
         }
     }
 }
