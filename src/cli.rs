@@ -42,6 +42,10 @@ pub struct Cli {
     /// run, one row per instance (R in the app does the same for the paths opened).
     #[arg(long, num_args = 2.., value_name = "RUN", conflicts_with = "paths")]
     runs: Vec<PathBuf>,
+    /// A SWE-bench dataset (JSON or JSON lines with `instance_id` and `patch`): the working
+    /// tree page (w) compares each step with the instance's gold patch.
+    #[arg(long, value_name = "FILE")]
+    dataset: Option<PathBuf>,
     /// The app's replay panel (r on a step): an ad-hoc backend's base URL (with --model),
     /// offered besides those of backends.toml.
     #[arg(long, value_name = "URL", requires = "model")]
@@ -166,6 +170,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 config.replay.workspace = cli.workspace;
                 config.named_results = cli.results.named()?;
                 config.compare_runs = compare_runs;
+                if let Some(path) = &cli.dataset {
+                    config.gold = Some(std::sync::Arc::new(stats::load_dataset(path)?));
+                }
                 trajscope::tui::run(paths, config)?;
                 Ok(ExitCode::SUCCESS)
             } else {

@@ -310,3 +310,50 @@ fn corpus_runs_of_the_same_instances() {
         "the pair counts every instance both runs judged"
     );
 }
+
+#[test]
+fn by_trajectory_json_gives_the_phase_strip_and_flags_an_unverified_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    // i0 runs the script, edits, and submits without running anything again; i1 runs the
+    // script after its edit. Both are resolved.
+    for (id, actions) in [
+        (
+            "i0",
+            ["python reproduce.py", "sed -i 's/a/b/' x.py", "submit"],
+        ),
+        (
+            "i1",
+            ["sed -i 's/a/b/' x.py", "python reproduce.py", "submit"],
+        ),
+    ] {
+        let steps: Vec<Value> = actions
+            .iter()
+            .map(|a| json!({"action": a, "observation": "ok", "response": "", "thought": "", "state": "{}"}))
+            .collect();
+        let doc = json!({"trajectory": steps, "history": [], "info": {"exit_status": "submitted"}});
+        std::fs::write(
+            run.join(format!("{id}.traj")),
+            serde_json::to_vec(&doc).unwrap(),
+        )
+        .unwrap();
+    }
+    let summary = json!({"resolved_ids": ["i0", "i1"], "unresolved_ids": []});
+    std::fs::write(
+        run.join("model.run.json"),
+        serde_json::to_vec(&summary).unwrap(),
+    )
+    .unwrap();
+    let report: Value = serde_json::from_str(&ok(&trajscope(
+        &["stats", "--json", "--by-trajectory", run.to_str().unwrap()],
+        dir.path(),
+    )))
+    .unwrap();
+    let rows = report["by_trajectory"].as_array().unwrap();
+    let row = |id: &str| rows.iter().find(|r| r["instance_id"] == id).unwrap();
+    assert_eq!(row("i0")["phases"], "ves");
+    assert_eq!(row("i0")["unverified_pass"], true);
+    assert_eq!(row("i1")["phases"], "evs");
+    assert_eq!(row("i1")["unverified_pass"], false);
+}

@@ -188,7 +188,7 @@ fn step_gold(
     gold_files: &[String],
     hunks: &[GoldHunk],
 ) -> StepGold {
-    let files: Vec<(&String, Option<(Vec<Option<&str>>, bool)>)> = gold_files
+    let files: Vec<(&String, Option<Known>)> = gold_files
         .iter()
         .map(|f| (f, reconstruction.known_lines(step, f)))
         .collect();
@@ -220,6 +220,9 @@ fn step_gold(
         hunks_present,
     }
 }
+
+/// A file's known lines after a step, and whether it was edited by then.
+type Known<'a> = (Vec<Option<&'a str>>, bool);
 
 /// `a.run` appears as consecutive known lines of `haystack`, with its context lines next to
 /// it where the haystack shows them (an unknown line, or the haystack's end, passes).

@@ -40,6 +40,8 @@ pub struct Config {
     pub named_results: Vec<crate::model::ResultsSource>,
     /// Open on the runs screen: each root is a run to compare (`trajscope --runs A B C`).
     pub compare_runs: bool,
+    /// The gold patches of `--dataset`, for the working-tree page.
+    pub gold: Option<Arc<crate::diff::GoldPatches>>,
 }
 
 /// Compiles `set`, adding its problems and the compiler's to `problems`.
@@ -65,6 +67,7 @@ impl Default for Config {
             replay: Default::default(),
             named_results: Vec::new(),
             compare_runs: false,
+            gold: None,
         }
     }
 }

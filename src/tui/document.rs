@@ -11,6 +11,7 @@ pub mod compare;
 mod context;
 mod diff_lines;
 mod edits;
+mod gold;
 pub mod highlight;
 mod lang;
 mod lazy;
@@ -93,6 +94,8 @@ pub struct DocRequest {
     pub unfold_key: String,
     /// The trajectory's diffs, computed by the first diff page built and kept.
     pub analysis: AnalysisCell,
+    /// The gold patch of the trajectory's instance, with `--dataset`.
+    pub gold: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for DocRequest {
@@ -222,6 +225,10 @@ pub fn build(request: &DocRequest, mode: Mode, cancel: &AtomicBool) -> Option<Do
             if request.key.page == Page::Diff {
                 edits::write(&mut writer, trajectory, analysis, step, theme, mode, cancel)?;
             } else {
+                // Not in the preview: it reads every step's tree.
+                if let Some(gold) = request.gold.as_deref().filter(|_| mode.max_rows.is_none()) {
+                    gold::write(&mut writer, trajectory, analysis, gold, step, theme);
+                }
                 tree::write(&mut writer, analysis, step, theme, mode, cancel)?;
             }
         }

@@ -20,9 +20,7 @@ use crossterm::event::MouseEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// One instance's trajectories, one per run: `None` where the run has none, `Err` where
-/// its file could not be read.
-pub type InstanceTrajectories = Vec<Option<Result<Arc<LoadedTrajectory>, String>>>;
+pub use super::state::runs::InstanceTrajectories;
 
 #[derive(Debug, Clone)]
 pub enum Msg {

@@ -139,6 +139,8 @@ pub struct State {
     pub dashboard: DashboardState,
     /// Every root as a run of its own, side by side.
     pub runs: RunsState,
+    /// The gold patches of `--dataset`: the working-tree page compares each step with them.
+    pub gold: Option<Arc<crate::diff::GoldPatches>>,
     pub notice: Option<Notice>,
     pub live: LiveState,
     /// What the replay panel offers: backends, a workspace.
@@ -191,6 +193,7 @@ impl State {
             metrics: MetricsState::new(config.rules),
             dashboard: DashboardState::default(),
             runs: RunsState::default(),
+            gold: config.gold.clone(),
             notice: None,
             live: LiveState::default(),
             replay_setup: config.replay,
@@ -268,6 +271,10 @@ impl State {
                 .keymap
                 .key_name(Layer::Trajectory, crate::tui::action::Action::ToggleFold),
             analysis: self.trajectory.as_ref()?.analysis.clone(),
+            gold: self.gold.as_ref().and_then(|g| {
+                let t = self.trajectory.as_ref()?.trajectory.as_ref()?;
+                g.get(&t.instance_id).map(Arc::from)
+            }),
         })
     }
 }

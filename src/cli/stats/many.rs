@@ -156,6 +156,9 @@ fn summary(c: &RunsComparison, overviews: &[Overview]) -> String {
                     "the differences between the runs are within noise"
                 }
             )),
+            _ if q.instances == 0 => out.push_str(
+                "Cochran's Q: undefined (no shared instance has a verdict in every run)\n",
+            ),
             _ => out.push_str(&format!(
                 "Cochran's Q: undefined ({} instances, every one judged alike by every run)\n",
                 q.instances

@@ -60,6 +60,10 @@ impl InstanceRow {
     }
 }
 
+/// One instance's trajectories, one per run: `None` where the run has none, `Err` where its
+/// file could not be read.
+pub type InstanceTrajectories = Vec<Option<Result<Arc<LoadedTrajectory>, String>>>;
+
 /// The trajectories of one instance, one per run, read in full.
 #[derive(Debug, Clone)]
 pub struct InstanceView {
@@ -71,7 +75,7 @@ pub struct InstanceView {
     /// which a trajectory read on its own does not carry).
     pub verdicts: Vec<Option<bool>>,
     /// Each run's trajectory once read (or why it could not be).
-    pub loaded: Option<Vec<Option<Result<Arc<LoadedTrajectory>, String>>>>,
+    pub loaded: Option<InstanceTrajectories>,
     /// The first step shown in every column.
     pub scroll: usize,
 }

@@ -7,11 +7,10 @@ use crate::tui::effect::Effect;
 use crate::tui::layout;
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::run::Progress;
-use crate::tui::state::runs::{InstanceView, RunsFilter, letter};
-use crate::tui::state::trajectory::{LoadedTrajectory, TrajectoryRef};
+use crate::tui::state::runs::{InstanceTrajectories, InstanceView, RunsFilter, letter};
+use crate::tui::state::trajectory::TrajectoryRef;
 use crate::tui::state::{Notice, Screen, State};
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// The runs screen, from the run table (or at start with `--runs`).
 pub fn open(state: &mut State) {
@@ -141,11 +140,7 @@ fn open_instance(state: &mut State, fx: &mut Vec<Effect>) {
 }
 
 /// The trajectories of the instance view arrived.
-pub fn loaded(
-    state: &mut State,
-    id: u64,
-    trajectories: Vec<Option<Result<Arc<LoadedTrajectory>, String>>>,
-) {
+pub fn loaded(state: &mut State, id: u64, trajectories: InstanceTrajectories) {
     if let Some(view) = state.runs.instance.as_mut().filter(|v| v.id == id) {
         view.loaded = Some(trajectories);
     }
