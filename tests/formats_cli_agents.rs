@@ -8,6 +8,8 @@
 //! The Kimi fixture holds only what the user typed (its model requests all failed and were
 //! retried until cancelled), and the OpenCode fixture a single user message without parts.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/corpus.rs"]
 mod corpus;
 #[path = "support/samples.rs"]
@@ -88,7 +90,7 @@ fn every_corpus_file_loads_with_steps_in_its_format() {
         }
     }
     // The folder walk finds each of them once: the OpenCode session folder is one candidate.
-    let (found, failures) = discover(&[root.clone()]);
+    let (found, failures) = discover(&[root]);
     assert!(failures.is_empty(), "{failures:?}");
     assert_eq!(found.len(), paths.len());
 }
@@ -164,6 +166,23 @@ fn the_kimi_opencode_and_cursor_fixtures_keep_what_the_user_said() {
     };
     let t = load(&dir.join("kimi/small.jsonl"));
     assert_eq!(user_turns(&t), ["hi", "stop", "hi"]);
+    // Both turns began a model step whose requests all failed until the user cancelled.
+    let cancelled: Vec<&str> = t
+        .steps
+        .iter()
+        .filter(|s| s.agent.is_none())
+        .map(|s| s.observation.as_str())
+        .collect();
+    assert_eq!(
+        cancelled,
+        ["[cancelled by the user before the model answered]"; 2]
+    );
+    assert!(
+        t.steps
+            .iter()
+            .filter(|s| s.agent.is_none())
+            .all(|s| s.failed)
+    );
     assert_eq!(t.model.as_deref(), Some("kimi-k2.7-code"));
     assert_eq!(t.format_detail.as_deref(), Some("protocol 1.4"));
     assert!(

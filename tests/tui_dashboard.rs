@@ -24,16 +24,17 @@ fn samples(width: u16, height: u16) -> Harness {
 
 #[test]
 fn dashboard_of_the_sample_run() {
-    // `m` from the run: the 16 sample trajectories (8 resolved, 5 unresolved), every default
-    // rule with its counts, and bars for the share of each group with a match; syntax_error
-    // is selected and its 15 steps are listed below, unresolved ones marked ✗.
+    // `m` from the run: the 24 sample trajectories (8 resolved, 5 unresolved; the eight
+    // interactive agents' sessions have no eval), every default rule with its counts, and bars
+    // for the share of each group with a match; syntax_error is selected and its 23 steps are
+    // listed below, unresolved ones marked ✗.
     for (w, h) in [(80, 24), (120, 40)] {
         let mut harness = samples(w, h);
         keys(&mut harness, "m");
         let text = harness.text();
         insta::assert_snapshot!(format!("dashboard_{w}x{h}"), text);
         assert!(
-            text.contains("16 trajectories: 8 resolved, 5 unresolved, 3 unknown"),
+            text.contains("24 trajectories: 8 resolved, 5 unresolved, 11 unknown"),
             "{text}"
         );
         assert!(text.contains("RESOLVED (8)") && text.contains("UNRESOLVED (5)"));
@@ -41,14 +42,17 @@ fn dashboard_of_the_sample_run() {
             .lines()
             .find(|l| l.starts_with(" syntax_error"))
             .unwrap_or_else(|| panic!("{text}"));
-        // 15 matches, 15 steps, 14 trajectories: 7 of 8 resolved, all 5 unresolved.
-        assert!(syntax.contains("15     15     14"), "{syntax}");
+        // 23 matches, 23 steps, 22 trajectories: 7 of 8 resolved, all 5 unresolved.
+        assert!(syntax.contains("23     23     22"), "{syntax}");
         assert!(
             syntax.contains("7  88%") && syntax.contains("5 100%"),
             "{syntax}"
         );
-        assert!(text.contains("── syntax_error · 15 matches in 15 steps of 14 trajectories"));
-        assert!(text.contains("✗ tinycalc__tinycalc-1  step"), "{text}");
+        assert!(text.contains("── syntax_error · 23 matches in 23 steps of 22 trajectories"));
+        // At 24 rows the sessions named by id fill the list before the unresolved ones.
+        if h >= 40 {
+            assert!(text.contains("✗ tinycalc__tinycalc-1 "), "{text}");
+        }
     }
 }
 
@@ -59,7 +63,7 @@ fn dashboard_drill_down_to_a_step() {
     let mut h = samples(120, 40);
     keys(&mut h, "mjj");
     let text = h.text();
-    assert!(text.contains("── file_not_found · 10 matches"), "{text}");
+    assert!(text.contains("── file_not_found · 18 matches"), "{text}");
     keys(&mut h, "<CR>j");
     let hit = h.state.dashboard.selected_hit().cloned().unwrap();
     let expected = h.state.metrics.tally.trajectory(hit.trajectory).unwrap();

@@ -196,7 +196,7 @@ def opencode(out, steps, task):
 
 def droid(out, steps, task):
     sid = uuid_for("droid")
-    rows = [{"type": "system", "subtype": "init", "cwd": "/home/dev/tinycalc", "session_id": sid, "tools": ["Read", "Execute", "Edit"], "model": "claude-sonnet-4-5-20250929"},
+    rows = [{"type": "system", "subtype": "init", "cwd": "/home/dev/tinycalc", "session_id": sid, "tools": ["Read", "Execute", "Edit"], "model": "glm-4.6"},
             {"type": "message", "role": "user", "id": uuid_for("dr-u"), "text": task, "timestamp": T0, "session_id": sid}]
     for n, (thought, command, code, output) in enumerate(steps, 1):
         mid = uuid_for(f"dr-m{n}")

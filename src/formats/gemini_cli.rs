@@ -194,11 +194,13 @@ fn read_model_turn(session: &mut Session, message: &Value, text: &str, ts: Optio
         let (output, error) = result_text(result);
         let at = (step, b.trajectory.steps[step].tool_calls.len() - 1);
         let failed = error || matches!(status, "error" | "cancelled");
+        let exit_code = shell_exit_code(&output);
         b.add_result(
             at,
             Outcome {
                 text: output,
                 failed,
+                exit_code,
                 ..Outcome::default()
             },
         );
@@ -243,6 +245,16 @@ fn tokens(value: &Value) -> Usage {
         tokens_out: output.map(|o| o + thoughts),
         ..Usage::default()
     }
+}
+
+/// The `Exit Code: N` line `run_shell_command` ends its output with.
+fn shell_exit_code(output: &str) -> Option<i64> {
+    output
+        .lines()
+        .rev()
+        .take(6)
+        .find_map(|l| l.strip_prefix("Exit Code: "))
+        .and_then(|code| code.trim().parse().ok())
 }
 
 fn first_line(text: &str) -> &str {

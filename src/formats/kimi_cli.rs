@@ -45,6 +45,8 @@ struct Reader<'a> {
     /// Model calls retried before an answer (or a cancel): `attempt` of `llm.request`.
     retries: u64,
     cancelled: usize,
+    /// The model step last marked as cancelled, so that a second cancel does not mark it again.
+    cancelled_step: Option<usize>,
     /// Whether the model known is only a configured alias.
     alias_only: bool,
 }
@@ -68,6 +70,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         retries: 0,
         cancelled: 0,
         alias_only: false,
+        cancelled_step: None,
     };
     for warning in warnings {
         reader.session.steps.warn(warning);
@@ -124,6 +127,20 @@ impl Reader<'_> {
             }
             "turn.cancel" => {
                 self.cancelled += 1;
+                // A model step the user stopped before it said anything: say so.
+                if let Some(step) = b.last_step(None)
+                    && self.cancelled_step != Some(step)
+                {
+                    self.cancelled_step = Some(step);
+                    let s = &b.trajectory.steps[step];
+                    if s.thought.is_empty() && s.response.is_empty() && s.tool_calls.is_empty() {
+                        self.session.step_error(
+                            step,
+                            "[cancelled by the user before the model answered]".into(),
+                        );
+                    }
+                }
+                let b = &mut self.session.steps;
                 b.trajectory.exit_status = Some("cancelled".into());
                 b.close(None);
                 self.step = None;

@@ -63,11 +63,6 @@ impl Session {
         self.errors.push((step, text));
     }
 
-    /// How many user turns were read.
-    pub fn user_turns(&self) -> usize {
-        self.users.len()
-    }
-
     /// The trajectory, with the user turns in place among the model steps.
     pub fn finish(self) -> Trajectory {
         let mut trajectory = self.steps.finish();
@@ -155,7 +150,6 @@ mod tests {
         let b = s.steps.start_step(None, None, None);
         s.steps.add_text(b, "answer two");
         s.user("third", None);
-        assert_eq!(s.user_turns(), 3);
         let t = s.finish();
         let agents: Vec<Option<&str>> = t.steps.iter().map(|s| s.agent.as_deref()).collect();
         assert_eq!(

@@ -179,7 +179,11 @@ impl Step {
         // Errors announce themselves early; scanning a 5 MB test log end to end for a
         // marker buried in a passing run's output would mark it wrongly and slowly.
         let head = prefix_on_char_boundary(&self.observation, 16 * 1024);
-        ERROR_MARKERS.iter().any(|m| head.contains(m))
+        // Gemini CLI reports every shell command's stderr as `Error: (none)` when it is empty.
+        ERROR_MARKERS.iter().any(|m| {
+            head.match_indices(m)
+                .any(|(at, _)| !head[at..].starts_with("Error: (none)"))
+        })
     }
 
     /// The tool name, or `-` when the step took no action.
@@ -235,6 +239,8 @@ mod tests {
         assert!(!step.is_error());
         step.observation = "  File \"x.py\", line 3\nSyntaxError: invalid syntax".into();
         assert!(step.is_error());
+        step.observation = "Output: 3\nError: (none)\nExit Code: 0".into();
+        assert!(!step.is_error(), "Gemini's empty stderr is no error");
     }
 
     #[test]

@@ -96,3 +96,10 @@ fn other_documents_are_not_gemini_sessions() {
     let err = parse(Path::new("g.json"), br#"{"sessionId": "x", "messages": 3}"#).unwrap_err();
     assert!(err.to_string().contains("g.json"), "{err}");
 }
+
+#[test]
+fn shell_outputs_give_their_exit_code() {
+    let out = "Command: false\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 7";
+    assert_eq!(shell_exit_code(out), Some(1));
+    assert_eq!(shell_exit_code("value // right"), None);
+}
