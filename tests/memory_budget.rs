@@ -17,7 +17,10 @@ fn a_file_over_the_budget_is_refused_by_name_and_the_others_still_load() {
     let dir = tempfile::tempdir().unwrap();
     let big = std::fs::read(sample("claude-code/tinycalc__tinycalc-1.jsonl")).unwrap();
     let small = std::fs::read(sample("chat/tinycalc__tinycalc-1.jsonl")).unwrap();
-    assert!(big.len() > 16 << 10 && small.len() < 16 << 10, "sizes around the budget");
+    assert!(
+        big.len() > 16 << 10 && small.len() < 16 << 10,
+        "sizes around the budget"
+    );
     std::fs::write(dir.path().join("huge.jsonl"), &big).unwrap();
     std::fs::write(dir.path().join("small.jsonl"), &small).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
@@ -33,7 +36,10 @@ fn a_file_over_the_budget_is_refused_by_name_and_the_others_still_load() {
     );
     assert!(text.contains("huge.jsonl"), "{text}");
     assert!(text.contains("too big to read whole"), "{text}");
-    assert!(text.contains("tinycalc__tinycalc-1") || text.contains("small"), "{text}");
+    assert!(
+        text.contains("tinycalc__tinycalc-1") || text.contains("small"),
+        "{text}"
+    );
 
     // Within the budget, the same file reads.
     let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
@@ -42,5 +48,9 @@ fn a_file_over_the_budget_is_refused_by_name_and_the_others_still_load() {
         .env("TRAJSCOPE_MEMORY_BUDGET", "64M")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

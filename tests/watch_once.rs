@@ -29,6 +29,9 @@ enum Mode {
     Poll,
 }
 
+/// A writer of one file, given its path.
+type Writer = Box<dyn FnOnce(&Path) + Send>;
+
 /// (file, trajectory, step) → how many times it was announced new, and updated.
 type Counts = BTreeMap<(PathBuf, usize, usize), (usize, usize)>;
 
@@ -36,7 +39,10 @@ type Counts = BTreeMap<(PathBuf, usize, usize), (usize, usize)>;
 /// events and the follower (holding the last read of each file).
 fn follow(dir: &Path, mode: Mode, done: &AtomicBool) -> (Counts, Follower) {
     let feed = ChangeFeed::new(&[dir.to_path_buf()], mode == Mode::Poll).unwrap();
-    assert_eq!(matches!(feed.mode(), FeedMode::Poll { .. }), mode == Mode::Poll);
+    assert_eq!(
+        matches!(feed.mode(), FeedMode::Poll { .. }),
+        mode == Mode::Poll
+    );
     let mut follower = Follower::new(vec![dir.to_path_buf()]);
     let mut counts = Counts::new();
     let mut tally = |follower: &Follower, updates: Vec<trajscope::watch::FileUpdate>| {
@@ -68,7 +74,11 @@ fn follow(dir: &Path, mode: Mode, done: &AtomicBool) -> (Counts, Follower) {
             Duration::from_millis(200)
         };
         let paths = feed
-            .next_batch(timeout, Duration::from_millis(25), Duration::from_millis(100))
+            .next_batch(
+                timeout,
+                Duration::from_millis(25),
+                Duration::from_millis(100),
+            )
             .unwrap();
         let updates = if paths.is_empty() {
             follower.retry_pending()
@@ -98,7 +108,7 @@ fn load(path: &Path) -> Vec<Trajectory> {
 /// Runs the writers (each given its own file under the watched folder) while following,
 /// then checks: every step of every final file announced new exactly once, nothing else
 /// announced, and the follower's view equal to loading the final files.
-fn check(mode: Mode, writers: Vec<(String, Box<dyn FnOnce(&Path) + Send>)>) {
+fn check(mode: Mode, writers: Vec<(String, Writer)>) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().canonicalize().unwrap();
     let done = Arc::new(AtomicBool::new(false));
@@ -158,13 +168,13 @@ fn rewriters(
     suffix: &str,
     versions: fn() -> Vec<Vec<u8>>,
     gap: Duration,
-) -> Vec<(String, Box<dyn FnOnce(&Path) + Send>)> {
+) -> Vec<(String, Writer)> {
     [Rewrite::Atomic, Rewrite::InPlace, Rewrite::Torn]
         .into_iter()
         .enumerate()
         .map(|(i, how)| {
             let name = format!("{stem}-{how:?}{suffix}").to_lowercase();
-            let write: Box<dyn FnOnce(&Path) + Send> = Box::new(move |path: &Path| {
+            let write: Writer = Box::new(move |path: &Path| {
                 let mut rng = Lcg(17 + i as u64);
                 for bytes in versions() {
                     rewrite(path, &bytes, how, &mut rng);
@@ -177,7 +187,10 @@ fn rewriters(
 }
 
 fn run_rewriters(mode: Mode, stem: &str, suffix: &str, versions: fn() -> Vec<Vec<u8>>) {
-    check(mode, rewriters(stem, suffix, versions, Duration::from_millis(40)));
+    check(
+        mode,
+        rewriters(stem, suffix, versions, Duration::from_millis(40)),
+    );
 }
 
 fn swe_1_1() -> Vec<Vec<u8>> {
@@ -317,7 +330,8 @@ fn binary_swe_agent(poll: bool) {
             Err(_) => {}
         }
         if new_steps.len() >= steps {
-            let until = *quiet_until.get_or_insert_with(|| Instant::now() + Duration::from_millis(1500));
+            let until =
+                *quiet_until.get_or_insert_with(|| Instant::now() + Duration::from_millis(1500));
             if Instant::now() > until {
                 break;
             }
@@ -325,7 +339,10 @@ fn binary_swe_agent(poll: bool) {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    eprintln!("binary, poll={poll}: {} new-step events for {steps} steps", new_steps.len());
+    eprintln!(
+        "binary, poll={poll}: {} new-step events for {steps} steps",
+        new_steps.len()
+    );
     assert_eq!(new_steps, (1..=steps).collect::<Vec<_>>());
 }
 

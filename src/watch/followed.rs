@@ -156,7 +156,8 @@ impl FollowedFile {
         };
         let changes = match parsed {
             Parsed::Trajectories(mut new) => {
-                let prints: Vec<TrajectoryPrint> = new.iter_mut().map(TrajectoryPrint::of).collect();
+                let prints: Vec<TrajectoryPrint> =
+                    new.iter_mut().map(TrajectoryPrint::of).collect();
                 let changes = diff(&self.prints, &prints);
                 self.trajectories = new;
                 self.prints = prints;

@@ -72,7 +72,12 @@ fn message_print(message: &Message) -> u64 {
 }
 
 /// The context by the messages it names, in order, not by their places in the pool.
-fn context_print(hasher: &mut impl Hasher, context: &StepContext, pool: &[Message], prints: &[u64]) {
+fn context_print(
+    hasher: &mut impl Hasher,
+    context: &StepContext,
+    pool: &[Message],
+    prints: &[u64],
+) {
     hasher.write_u8(context.exactness as u8);
     for id in context.ids(pool) {
         hasher.write_u64(prints.get(id as usize).copied().unwrap_or(u64::MAX));
@@ -124,7 +129,10 @@ mod tests {
         after.messages = vec![message("h1"), message("h2"), message("q1"), message("q2")];
         after.steps = vec![step(1, vec![2]), step(2, vec![2, 3])];
         assert_ne!(before.steps[0], after.steps[0], "the ids did move");
-        let (a, b) = (TrajectoryPrint::of(&mut before), TrajectoryPrint::of(&mut after));
+        let (a, b) = (
+            TrajectoryPrint::of(&mut before),
+            TrajectoryPrint::of(&mut after),
+        );
         assert_eq!(a.common_steps(&b), 1);
         assert_eq!(b.steps.len(), 2);
 
@@ -132,7 +140,10 @@ mod tests {
         after.steps[0].context = Some(StepContext::list(Exactness::Exact, vec![3]));
         let c = TrajectoryPrint::of(&mut after);
         assert_eq!(a.common_steps(&c), 0);
-        assert_eq!(after.steps[0].context.as_ref().map(|c| c.exactness), Some(Exactness::Exact));
+        assert_eq!(
+            after.steps[0].context.as_ref().map(|c| c.exactness),
+            Some(Exactness::Exact)
+        );
     }
 
     #[test]

@@ -42,11 +42,15 @@ impl Signature {
     pub fn of(path: &Path) -> Option<Signature> {
         let meta = std::fs::metadata(path).ok()?;
         let modified = meta.modified().ok()?;
-        let modified_ns = modified.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let modified_ns = modified
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         let (changed_ns, inode) = unix_times(&meta);
-        let recent = SystemTime::now()
-            .duration_since(modified)
-            .map_or(true, |age| age < RECENT);
+        let recent = match SystemTime::now().duration_since(modified) {
+            Ok(age) => age < RECENT,
+            // Modified "in the future": a server's clock ahead of ours.
+            Err(_) => true,
+        };
         let content = if recent && meta.is_file() {
             fingerprint(path, meta.len()).unwrap_or(0)
         } else {
@@ -216,10 +220,17 @@ mod tests {
         let file = std::fs::File::options().write(true).open(&path).unwrap();
         file.set_modified(when).unwrap();
         let after = Signature::of(&path).unwrap();
-        assert_eq!((before.len, before.modified_ns), (after.len, after.modified_ns));
+        assert_eq!(
+            (before.len, before.modified_ns),
+            (after.len, after.modified_ns)
+        );
         assert_ne!(before.content, after.content);
         assert!(differ(Some(&before), Some(&after)));
-        assert_eq!(after, Signature::of(&path).unwrap(), "unchanged file, same signature");
+        assert_eq!(
+            after,
+            Signature::of(&path).unwrap(),
+            "unchanged file, same signature"
+        );
     }
 
     #[test]

@@ -66,7 +66,11 @@ pub fn swe_agent_versions(version: SweAgentVersion) -> Vec<Vec<u8>> {
         .filter(|(_, m)| m["role"] == "assistant")
         .map(|(i, _)| i)
         .collect();
-    assert_eq!(answers.len(), steps.len(), "one answer per step in the sample");
+    assert_eq!(
+        answers.len(),
+        steps.len(),
+        "one answer per step in the sample"
+    );
     let mut out = Vec::new();
     for k in 1..=steps.len() {
         // The history up to the k-th answer's observations: up to the next answer.
