@@ -33,6 +33,7 @@ from samples import (  # noqa: E402
     aider,
     chat,
     claude_code,
+    claude_code_subagents,
     codex,
     inspect_ai,
     llama,
@@ -68,6 +69,7 @@ def generate(out):
     events, lines = openhands.write(out)
     inspect_ai.write(out)
     claude_code.write(out)
+    claude_code_subagents.write(out)
     codex.write(out)
     aider.write(out)
     llama.write(out)

@@ -20,7 +20,7 @@ pub use message::{Message, Role, ToolCall};
 pub use run::{
     EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
 };
-pub use step::{ContextMessages, Exactness, Step, StepContext, ToolResult};
+pub use step::{ContextMessages, Exactness, Step, StepContext, StepKind, ToolResult};
 pub use summary::{ForkLink, TrajectorySummary};
 pub use trajectory::{
     ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,

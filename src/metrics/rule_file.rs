@@ -216,7 +216,7 @@ fn entry(table: &RawTable, origin: Origin, lines: &LineIndex) -> Result<Entry, R
             fail(
                 line_of("field"),
                 format!(
-                    "unknown field `{name}` (one of observation, action, thought, response, tool, any)"
+                    "unknown field `{name}` (one of observation, action, thought, response, tool, user, any)"
                 ),
             )
         })?,

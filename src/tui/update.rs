@@ -25,6 +25,7 @@ pub mod replay;
 mod run;
 mod search;
 mod settle;
+mod subagent;
 #[cfg(test)]
 mod testing;
 mod trajectory;
