@@ -24,7 +24,7 @@ fn samples(width: u16, height: u16) -> Harness {
 
 #[test]
 fn dashboard_of_the_sample_run() {
-    // `m` from the run: the 16 sample trajectories (8 resolved, 5 unresolved), every default
+    // `m` from the run: the 18 sample trajectories (8 resolved, 5 unresolved), every default
     // rule with its counts, and bars for the share of each group with a match; syntax_error
     // is selected and its 15 steps are listed below, unresolved ones marked ✗.
     for (w, h) in [(80, 24), (120, 40)] {
@@ -33,7 +33,7 @@ fn dashboard_of_the_sample_run() {
         let text = harness.text();
         insta::assert_snapshot!(format!("dashboard_{w}x{h}"), text);
         assert!(
-            text.contains("16 trajectories: 8 resolved, 5 unresolved, 3 unknown"),
+            text.contains("18 trajectories: 8 resolved, 5 unresolved, 5 unknown"),
             "{text}"
         );
         assert!(text.contains("RESOLVED (8)") && text.contains("UNRESOLVED (5)"));
