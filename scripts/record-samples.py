@@ -34,6 +34,7 @@ from samples import (  # noqa: E402
     chat,
     claude_code,
     cli_agents,
+    claude_code_subagents,
     codex,
     inspect_ai,
     llama,
@@ -77,6 +78,7 @@ def generate(out):
     events, lines = openhands.write(out)
     inspect_ai.write(out)
     claude_code.write(out)
+    claude_code_subagents.write(out)
     codex.write(out)
     aider.write(out)
     llama.write(out)

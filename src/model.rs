@@ -23,7 +23,7 @@ pub use run::{
     EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
     take_verdict,
 };
-pub use step::{ContextMessages, Exactness, Step, StepContext, ToolResult};
+pub use step::{ContextMessages, Exactness, Step, StepContext, StepKind, ToolResult};
 pub use summary::{ForkLink, TrajectorySummary, exit_shown, forced_exit};
 pub use trajectory::{
     ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,

@@ -7,7 +7,7 @@ mod corpus;
 
 use std::path::{Path, PathBuf};
 use trajscope::formats::{Loaded, load_file};
-use trajscope::model::{Format, Role, Trajectory};
+use trajscope::model::{Format, Role, Step, StepKind, Trajectory};
 
 fn load(path: &Path) -> Trajectory {
     match load_file(path) {
@@ -35,6 +35,23 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
+}
+
+/// The agent's own steps: a person's messages and compactions are steps of other kinds.
+fn agent(t: &Trajectory) -> Vec<&Step> {
+    t.steps
+        .iter()
+        .filter(|s| s.kind == StepKind::Agent)
+        .collect()
+}
+
+/// What people said, in order.
+fn said(t: &Trajectory) -> Vec<&str> {
+    t.steps
+        .iter()
+        .filter(|s| s.kind == StepKind::User)
+        .map(|s| s.user.as_str())
+        .collect()
 }
 
 fn tokens(t: &Trajectory) -> (Option<u64>, Option<u64>) {
@@ -81,34 +98,45 @@ fn claude_code_log_representative_session() {
         t.task.as_deref(),
         Some("Hello Claude! Can you help me understand how Python decorators work?")
     );
-    assert_eq!(t.steps.len(), 5);
-    assert_eq!(t.steps[1].tool.as_deref(), Some("Edit"));
-    assert_eq!(t.steps[1].action, "Edit /tmp/decorator_example.py");
-    assert_eq!(t.steps[3].action, "python /tmp/decorator_example.py");
+    let steps = agent(&t);
+    assert_eq!(steps.len(), 5);
+    assert_eq!(steps[1].tool.as_deref(), Some("Edit"));
+    assert_eq!(steps[1].action, "Edit /tmp/decorator_example.py");
+    assert_eq!(steps[3].action, "python /tmp/decorator_example.py");
     assert_eq!(
-        t.steps[3].observation,
+        steps[3].observation,
         "Hello, Alice!\nHello, Alice!\nHello, Alice!"
     );
-    // The user's follow-up answers the first (text-only) step.
-    assert!(
-        t.steps[0]
-            .observation
-            .starts_with("Great! Can you also show me")
+    // Each of the user's four messages is a step of its own, in its place.
+    assert_eq!(t.steps.len(), 9);
+    assert_eq!(said(&t).len(), 4);
+    assert_eq!(t.steps[2].kind, StepKind::User);
+    assert!(t.steps[2].user.starts_with("Great! Can you also show me"));
+    assert_eq!(
+        steps[0].observation, "",
+        "the follow-up is not an observation"
     );
     assert_eq!(tokens(&t), (Some(218), Some(445)));
     assert!(t.warnings.is_empty(), "{:?}", t.warnings);
 
     let t = load(&dir.join("todowrite_examples.jsonl"));
-    assert_eq!(t.steps.len(), 6);
+    assert_eq!(agent(&t).len(), 6);
+    assert_eq!(
+        said(&t),
+        [
+            "Can you help me implement a new feature with proper task management?",
+            "Can you add a task for security review as well?"
+        ]
+    );
     let todo_steps: Vec<usize> = t
         .steps
         .iter()
         .filter(|s| s.tool.as_deref() == Some("TodoWrite"))
         .map(|s| s.index)
         .collect();
-    assert_eq!(todo_steps, [2, 4, 6]);
+    assert_eq!(todo_steps, [3, 5, 8]);
     assert!(
-        t.steps[1]
+        agent(&t)[1]
             .observation
             .starts_with("Todos have been modified successfully")
     );
@@ -121,15 +149,17 @@ fn claude_code_log_edge_cases_are_warnings() {
         return;
     };
     let t = load(&dir.join("edge_cases.jsonl"));
-    assert_eq!(t.steps.len(), 4);
-    let failing = &t.steps[1];
+    let steps = agent(&t);
+    assert_eq!(steps.len(), 4);
+    assert_eq!(said(&t).len(), 4);
+    let failing = steps[1];
     assert_eq!(failing.tool.as_deref(), Some("FailingTool"));
     assert!(failing.failed);
     assert_eq!(
         failing.observation,
         "Error: Tool execution failed with error: Command not found"
     );
-    assert_eq!(t.steps[2].tool.as_deref(), Some("MultiEdit"));
+    assert_eq!(steps[2].tool.as_deref(), Some("MultiEdit"));
     assert_eq!(tokens(&t), (Some(488), Some(435)));
     let warnings = t.warnings.join("\n");
     assert!(
@@ -164,20 +194,23 @@ fn agent_sessions_claude_fixtures() {
     );
     assert_eq!(t.format_detail.as_deref(), Some("session v2.1.80"));
     assert_eq!(t.task.as_deref(), Some("Start"));
-    assert_eq!(t.steps.len(), 5);
-    assert_eq!(t.steps[0].action, r"printf 'line1\nline2\nline3\n'");
+    let steps = agent(&t);
+    assert_eq!(steps.len(), 5);
+    assert_eq!(steps[0].action, r"printf 'line1\nline2\nline3\n'");
     assert_eq!(
-        t.steps[0].thought,
+        steps[0].thought,
         "Plan\n1) Do thing\n2) Verify\n\nOk, running."
     );
-    assert_eq!(t.steps[0].observation, "ok");
-    assert_eq!(t.steps[1].observation, "Step 1");
+    assert_eq!(steps[0].observation, "ok");
+    assert_eq!(said(&t), ["Start", "Step 1", "Step 2", "Step 3"]);
 
     let t = load(&dir.join("schema_drift.jsonl"));
-    assert_eq!(t.steps.len(), 2);
-    assert_eq!(t.steps[0].action, "cat README.md");
-    assert_eq!(t.steps[0].observation, "# Title\n\nBody\n");
-    assert_eq!(t.steps[1].observation, "List files");
+    let steps = agent(&t);
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[0].action, "cat README.md");
+    assert_eq!(steps[0].observation, "# Title\n\nBody\n");
+    // The last prompt has no answer yet: a session can end on the user.
+    assert_eq!(t.steps.last().map(|s| s.user.as_str()), Some("List files"));
     assert!(
         t.warnings.is_empty(),
         "bookkeeping records are skipped quietly: {:?}",
@@ -185,11 +218,15 @@ fn agent_sessions_claude_fixtures() {
     );
 
     let t = load(&dir.join("small.jsonl"));
-    assert_eq!(t.steps.len(), 8);
-    assert_eq!(t.steps[0].agent.as_deref(), Some("sidechain"));
-    assert_eq!(t.steps[3].agent, None);
-    assert_eq!(t.steps[3].tool.as_deref(), Some("Bash"));
-    assert_eq!(t.steps[3].observation, "a.txt\nb.txt\n");
+    let steps = agent(&t);
+    assert_eq!(steps.len(), 8);
+    assert_eq!(steps[0].agent.as_deref(), Some("sidechain"));
+    assert_eq!(steps[3].agent, None);
+    assert_eq!(steps[3].tool.as_deref(), Some("Bash"));
+    assert_eq!(steps[3].observation, "a.txt\nb.txt\n");
+    // Two `compact_boundary` records: each marks where the context was replaced.
+    let compactions = t.steps.iter().filter(|s| s.kind == StepKind::Compaction);
+    assert!(compactions.count() >= 2);
     assert_eq!(t.model.as_deref(), Some("claude-opus-5"));
     assert_eq!(tokens(&t), (Some(10), Some(5)));
 }
@@ -223,20 +260,22 @@ fn simonw_web_session() {
         t.task.as_deref(),
         Some("Create a simple Python function to add two numbers")
     );
-    assert_eq!(t.steps.len(), 15);
-    assert_eq!(t.steps[0].action, "Write /project/math_utils.py");
+    let steps = agent(&t);
+    assert_eq!(steps.len(), 15);
+    assert_eq!(steps[0].action, "Write /project/math_utils.py");
     assert!(
-        t.steps[0]
+        steps[0]
             .thought
             .starts_with("The user wants a simple addition function.")
     );
     let failed = t
-        .step(9)
+        .step(12)
         .map(|s| (s.failed, s.exit_code, s.action.as_str()));
     assert_eq!(failed, Some((true, Some(1), "python -m pytest tests/ -v")));
-    assert_eq!(t.steps[9].observation, "Fix the issue and commit");
+    // The user's answer is a step of its own, right after the agent's.
+    assert_eq!(t.steps[13].user, "Fix the issue and commit");
     // After the compaction summary the model sees only the summary and the new prompt.
-    let context = t.steps[13].context_messages(&t.messages);
+    let context = steps[13].context_messages(&t.messages);
     assert_eq!(context.len(), 2);
     assert!(
         context[0]
@@ -336,12 +375,15 @@ fn agent_sessions_codex_fixtures() {
     assert_eq!(t.format_detail.as_deref(), Some("cli 0.146.0"));
     assert_eq!(t.model.as_deref(), Some("gpt-5.6-luna"));
     assert_eq!(t.task.as_deref(), Some("List the files\n[image]"));
-    assert_eq!(t.steps.len(), 8);
+    assert_eq!(agent(&t).len(), 8);
+    // Five `compacted` records, each a compaction step where the context was replaced.
+    let compactions = t.steps.iter().filter(|s| s.kind == StepKind::Compaction);
+    assert_eq!(compactions.count(), 5);
     let first = &t.steps[0];
     assert_eq!(first.tool.as_deref(), Some("shell"));
     assert_eq!(first.tool_calls.len(), 2);
     assert_eq!(first.observation, "a.txt\nb.txt\n\na.txt\n");
-    assert_eq!(t.steps[3].response, "Found 2 files.\n[image]");
+    assert_eq!(agent(&t)[3].response, "Found 2 files.\n[image]");
     // A later, smaller running total (another thread's) does not replace the session's.
     assert_eq!(tokens(&t), (Some(16341), Some(81)));
     // The reconstructed context starts from the session's first user message.

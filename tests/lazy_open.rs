@@ -25,7 +25,12 @@ fn swe_agent_files(root: &Path) -> Vec<(PathBuf, Trajectory)> {
             Ok(Loaded::Trajectories(mut ts))
                 if ts.len() == 1
                     && ts[0].format == Format::SweAgent
-                    && ts[0].format_detail.as_deref() != Some("history only") =>
+                    // History-only files (a YAML demonstration among them) have no steps
+                    // for a lazy open to index.
+                    && !ts[0]
+                        .format_detail
+                        .as_deref()
+                        .is_some_and(|d| d.starts_with("history only")) =>
             {
                 Some((f.path, ts.remove(0)))
             }

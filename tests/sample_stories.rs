@@ -291,23 +291,27 @@ fn the_inspect_log_reads_the_same_as_json_and_as_eval() {
 fn the_claude_code_session_merges_the_lines_of_each_response() {
     let t = load("claude-code/tinycalc__tinycalc-1.jsonl");
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4-5-20250929"));
-    // 17 assistant lines, 8 API responses: one step per response.
-    assert_eq!(t.steps.len(), 8);
-    assert!(t.steps[0].thought.contains("The issue says `/` floors."));
+    // The prompt, then 17 assistant lines, 8 API responses: one step per response.
+    assert_eq!(t.steps.len(), 9);
+    assert_eq!(t.steps[0].kind, trajscope::model::StepKind::User);
+    assert!(t.steps[0].user.starts_with("Please fix this issue"));
+    assert!(t.steps[1].thought.contains("The issue says `/` floors."));
     assert!(
-        t.steps[0]
+        t.steps[1]
             .thought
             .contains("I'll start by reading the evaluator.")
     );
     let tools: Vec<&str> = t.steps.iter().map(|s| s.tool_name()).collect();
     assert_eq!(
-        tools[..7],
-        ["Read", "Bash", "Edit", "Bash", "Read", "Edit", "Bash"]
+        tools[..8],
+        [
+            "user", "Read", "Bash", "Edit", "Bash", "Read", "Edit", "Bash"
+        ]
     );
-    assert_eq!(step_with(&t, "SyntaxError").index, 4);
-    assert_eq!(step_with(&t, "File does not exist").index, 5);
+    assert_eq!(step_with(&t, "SyntaxError").index, 5);
+    assert_eq!(step_with(&t, "File does not exist").index, 6);
     // The Edit's structuredPatch is kept for the diff layer.
-    let patch = &t.steps[2].tool_results[0];
+    let patch = &t.steps[3].tool_results[0];
     assert_eq!(patch.tool, "Edit");
     let lines = patch.data["structuredPatch"][0]["lines"]
         .as_array()

@@ -73,6 +73,14 @@ fn expected() -> BTreeMap<String, Kind> {
         ),
         ("claude-code/tinycalc__tinycalc-1.jsonl", t(ClaudeCode)),
         (
+            "claude-code/subagents/84c976dc-06b9-5ddd-93cc-cb08765da703.jsonl",
+            t(ClaudeCode),
+        ),
+        (
+            "claude-code/subagents/84c976dc-06b9-5ddd-93cc-cb08765da703/subagents/agent-aajm17k9.jsonl",
+            t(ClaudeCode),
+        ),
+        (
             "claude-code/claude-sonnet-4-5-20250929.claude-code.json",
             r(RunSummary),
         ),
@@ -210,6 +218,17 @@ fn the_folder_loads_and_joins_its_eval_results() {
         (&converted, one, yes(Some("completed"))),
         (&converted, two, no(Some("completed"))),
         ("claude-code/tinycalc__tinycalc-1.jsonl", one, yes(None)),
+        // A session and the sub-agent it started: named after the session and the agent.
+        (
+            "claude-code/subagents/84c976dc-06b9-5ddd-93cc-cb08765da703.jsonl",
+            "84c976dc-06b9-5ddd-93cc-cb08765da703",
+            unknown(None),
+        ),
+        (
+            "claude-code/subagents/84c976dc-06b9-5ddd-93cc-cb08765da703/subagents/agent-aajm17k9.jsonl",
+            "agent-aajm17k9",
+            unknown(None),
+        ),
         (
             "codex/tinycalc__tinycalc-1.jsonl",
             one,

@@ -24,17 +24,17 @@ fn samples(width: u16, height: u16) -> Harness {
 
 #[test]
 fn dashboard_of_the_sample_run() {
-    // `m` from the run: the 24 sample trajectories (8 resolved, 5 unresolved; the eight
-    // interactive agents' sessions have no eval), every default rule with its counts, and bars
-    // for the share of each group with a match; syntax_error is selected and its 23 steps are
-    // listed below, unresolved ones marked ✗.
+    // `m` from the run: the 25 sample trajectories (8 resolved, 5 unresolved; the eight
+    // interactive agents' sessions and the Claude Code sub-agent have no eval), every default
+    // rule with its counts, and bars for the share of each group with a match; syntax_error is
+    // selected and its steps are listed below, unresolved ones marked ✗.
     for (w, h) in [(80, 24), (120, 40)] {
         let mut harness = samples(w, h);
         keys(&mut harness, "m");
         let text = harness.text();
         insta::assert_snapshot!(format!("dashboard_{w}x{h}"), text);
         assert!(
-            text.contains("24 trajectories: 8 resolved, 5 unresolved, 11 unknown"),
+            text.contains("25 trajectories: 8 resolved, 5 unresolved, 12 unknown"),
             "{text}"
         );
         assert!(text.contains("RESOLVED (8)") && text.contains("UNRESOLVED (5)"));

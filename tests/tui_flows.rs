@@ -240,6 +240,7 @@ fn a_trajectory_without_steps_says_so() {
         error_steps: 0,
         warnings: Vec::new(),
         fork_of: None,
+        parent: None,
     };
     h.send(Msg::RunFile {
         bytes: 1,

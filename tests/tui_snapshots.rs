@@ -308,6 +308,7 @@ mod built {
             error_steps: 0,
             warnings: Vec::new(),
             fork_of: None,
+            parent: None,
         }
     }
 

@@ -25,7 +25,7 @@ pub struct Args {
     /// Match case-insensitively.
     #[arg(short = 'i', long)]
     pub ignore_case: bool,
-    /// Where to look: observation, action, thought, response, tool, or any.
+    /// Where to look: observation, action, thought, response, tool, user, or any.
     #[arg(short = 'f', long, default_value = "any", value_parser = parse_field)]
     pub field: Field,
     /// Print one JSON object per match (JSON lines).
@@ -38,7 +38,7 @@ pub struct Args {
 
 pub fn parse_field(name: &str) -> Result<Field, String> {
     Field::from_name(name).ok_or_else(|| {
-        format!("unknown field `{name}` (one of observation, action, thought, response, tool, any)")
+        format!("unknown field `{name}` (one of observation, action, thought, response, tool, user, any)")
     })
 }
 

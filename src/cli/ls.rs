@@ -56,11 +56,17 @@ struct Row {
     cost: Option<f64>,
     tokens_in: Option<u64>,
     tokens_out: Option<u64>,
+    /// Of `tokens_in`, read from the prompt cache (null where the log does not say).
+    tokens_cached: Option<u64>,
+    /// Of `tokens_out`, spent reasoning (null where the log does not say).
+    tokens_reasoning: Option<u64>,
     api_calls: Option<u64>,
     patch_lines: Option<usize>,
     error_steps: Option<usize>,
     warnings: Vec<String>,
     error: Option<String>,
+    /// For a sub-agent's log: the trajectory that spawned it; null otherwise.
+    parent: Option<PathBuf>,
 }
 
 impl Row {
@@ -80,11 +86,14 @@ impl Row {
             cost: s.usage.cost,
             tokens_in: s.usage.tokens_in,
             tokens_out: s.usage.tokens_out,
+            tokens_cached: s.usage.tokens_cached,
+            tokens_reasoning: s.usage.tokens_reasoning,
             api_calls: s.usage.api_calls,
             patch_lines: Some(s.patch_lines),
             error_steps: Some(s.error_steps),
             warnings: s.warnings.clone(),
             error: None,
+            parent: s.parent.clone(),
         }
     }
 
@@ -104,11 +113,14 @@ impl Row {
             cost: None,
             tokens_in: None,
             tokens_out: None,
+            tokens_cached: None,
+            tokens_reasoning: None,
             api_calls: None,
             patch_lines: None,
             error_steps: None,
             warnings: Vec::new(),
             error: Some(f.message.clone()),
+            parent: None,
         }
     }
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{LAZY_ABOVE, Loaded, load_file, open_lazy, opens_lazily};
-use trajscope::model::{Exactness, Message, Step, Trajectory};
+use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -231,6 +231,29 @@ fn print_header(t: &Trajectory) {
             usage.tokens_in.map_or("-".into(), |n| n.to_string()),
             usage.tokens_out.map_or("-".into(), |n| n.to_string())
         );
+        let mut parts = Vec::new();
+        if let Some(n) = usage.tokens_cached {
+            parts.push(format!("cached in: {n}"));
+        }
+        if let Some(n) = usage.tokens_reasoning {
+            parts.push(format!("reasoning out: {n}"));
+        }
+        if !parts.is_empty() {
+            println!("  {}", parts.join("   "));
+        }
+    }
+    if !t.subagent_usage.is_empty() {
+        let mut all = usage;
+        all.add(&t.subagent_usage);
+        println!(
+            "  with sub-agents: cost {}   tokens in/out: {}/{}",
+            all.cost.map_or("-".into(), |c| format!("${c:.4}")),
+            all.tokens_in.map_or("-".into(), |n| n.to_string()),
+            all.tokens_out.map_or("-".into(), |n| n.to_string())
+        );
+    }
+    if let Some(parent) = &t.parent {
+        println!("  sub-agent of: {}", parent.display());
     }
     for warning in &t.warnings {
         println!("  warning:  {warning}");
@@ -245,8 +268,8 @@ fn print_step(step: &Step, total: usize) {
     if let Some(agent) = &step.agent {
         title.push_str(&format!(" · {agent}"));
     }
-    if let Some(tool) = &step.tool {
-        title.push_str(&format!(" · {tool}"));
+    if step.kind != StepKind::Agent || step.tool.is_some() {
+        title.push_str(&format!(" · {}", step.tool_name()));
     }
     if let Some(d) = step.duration_s {
         title.push_str(&format!(" · {d:.2}s"));
@@ -254,10 +277,24 @@ fn print_step(step: &Step, total: usize) {
     if step.is_error() {
         title.push_str(" · error");
     }
+    if let Some(log) = &step.subagent {
+        title.push_str(&format!(" · sub-agent log {}", log.display()));
+    }
     println!(
         "\n── {title} {}",
         "─".repeat(60usize.saturating_sub(title.len()))
     );
+    match step.kind {
+        StepKind::User => println!("USER\n{}", indent(&step.user)),
+        StepKind::Compaction if step.user.trim().is_empty() => {
+            println!("COMPACTED (no summary in the log)")
+        }
+        StepKind::Compaction => println!(
+            "COMPACTED: earlier context replaced by this summary\n{}",
+            indent(&step.user)
+        ),
+        StepKind::Agent => {}
+    }
     if !step.thought.trim().is_empty() {
         println!("THOUGHT\n{}", indent(&step.thought));
     }
@@ -314,6 +351,9 @@ fn print_context(t: &Trajectory, step: &Step, json: bool) -> Result<()> {
         let mut title = format!("[{}] {}", i + 1, message.role.as_str());
         if let Some(agent) = &message.agent {
             title.push_str(&format!(" ({agent})"));
+        }
+        if message.compaction {
+            println!("\n── COMPACTED: the messages before this one were replaced by this summary");
         }
         println!("\n── {title}");
         if !message.content.is_empty() {

@@ -131,12 +131,15 @@ impl FileDiff {
 
     /// The `---` and `+++` labels of `diff -u` (`a/x`, `b/x`, `/dev/null` for a side that
     /// does not exist).
+    /// An absolute path outside the repository keeps one slash (`a/project/x.py`), as git
+    /// writes it: `a/` + `/project` would read `a//project`.
     pub fn labels(&self) -> (String, String) {
-        let old = || format!("a/{}", self.old_path.as_deref().unwrap_or(&self.path));
-        let new = || format!("b/{}", self.path);
+        let side = |prefix: &str, path: &str| format!("{prefix}{}", path.trim_start_matches('/'));
+        let old = || side("a/", self.old_path.as_deref().unwrap_or(&self.path));
+        let new = || side("b/", &self.path);
         match self.change {
             FileChange::Created => ("/dev/null".to_string(), new()),
-            FileChange::Deleted => (format!("a/{}", self.path), "/dev/null".to_string()),
+            FileChange::Deleted => (side("a/", &self.path), "/dev/null".to_string()),
             FileChange::Renamed | FileChange::Modified => (old(), new()),
         }
     }

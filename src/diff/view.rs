@@ -15,6 +15,10 @@ static WINDOW_HEADER: LazyLock<Option<Regex>> =
 static CAT_N_HEADER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"Here's the result of running `cat -n` on (?:a snippet of )?(.+?):\s*$").ok()
 });
+/// The file an edit's confirmation names before "a snippet of the edited file" (Claude
+/// Code's Edit, newer str_replace_editor): `The file /p/x.py has been updated.`
+static EDITED_FILE: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"The file (\S+) has been (?:edited|updated|modified)").ok());
 static NUMBERED_TAB: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"^\s*(\d+)(?:\t(.*)|→(.*))?$").ok());
 
@@ -99,9 +103,23 @@ pub fn cat_n_blocks(observation: &str, whole: bool) -> Vec<View> {
             continue;
         };
         let snippet = lines[i].contains("on a snippet of");
-        let path = caps[1].trim().to_string();
+        let mut path = caps[1].trim().to_string();
         let (runs, next) = numbered_run(&lines, i + 1);
+        let line = i;
         i = next.max(i + 1);
+        if path == "the edited file" {
+            // The name is earlier on the line (or the line before); without it the block
+            // shows a file we cannot name, and naming it "the edited file" would invent one.
+            let named = lines[line.saturating_sub(1)..=line]
+                .iter()
+                .rev()
+                .find_map(|l| EDITED_FILE.as_ref()?.captures(l))
+                .map(|c| c[1].trim_end_matches('.').to_string());
+            match named {
+                Some(named) => path = named,
+                None => continue,
+            }
+        }
         let clipped = CLIPPED.iter().any(|m| observation.contains(m));
         for (first, text) in runs {
             let total = (whole && !snippet && !clipped && first == 1).then_some(text.len());
@@ -142,8 +160,13 @@ fn numbered_run(lines: &[&str], start: usize) -> (Vec<(usize, Vec<String>)>, usi
     (runs, i)
 }
 
-/// The output of a shell command without mini-swe-agent's `<returncode>`/`<output>` wrapper.
+/// The output of a shell command without mini-swe-agent's `<returncode>`/`<output>` wrapper
+/// or the `[The command completed with exit code N.]` line OpenHands adds after it.
 pub fn command_output(observation: &str) -> &str {
+    let observation = match observation.rfind("\n[The command completed with exit code ") {
+        Some(at) if observation.trim_end().ends_with(".]") => &observation[..at],
+        _ => observation,
+    };
     let text = match observation.find("<output>") {
         Some(start) => {
             let body = &observation[start + "<output>".len()..];
@@ -343,6 +366,14 @@ mod tests {
     #[test]
     fn str_replace_editor_view_and_snippet() {
         // From swe-agent's str_replace_anthropic_demo.yaml (empty lines lost their tab).
+        let obs = "The file /project/hello.py has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n     1→def hello():\n     2→    return 1\n";
+        let views = cat_n_blocks(obs, false);
+        assert_eq!(views.len(), 1);
+        assert_eq!(views[0].path, "/project/hello.py");
+        assert_eq!((views[0].first, views[0].total), (1, None));
+        let unnamed =
+            "Here's the result of running `cat -n` on a snippet of the edited file:\n     1\tx\n";
+        assert!(cat_n_blocks(unnamed, false).is_empty(), "no phantom file");
         let obs = "Here's the result of running `cat -n` on /swe-agent-test-repo/src/testpkg/missing_colon.py:\n     1\t#!/usr/bin/env python3\n     2\n     3\n     4\tdef division(a: float, b: float) -> float\n     5\t    return a/b\n(Open file: )";
         let v = cat_n_blocks(obs, true);
         assert_eq!(v.len(), 1);

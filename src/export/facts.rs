@@ -69,8 +69,8 @@ pub fn step_tags(step: &Step) -> Vec<String> {
     if let Some(agent) = &step.agent {
         tags.push(agent.clone());
     }
-    if let Some(tool) = &step.tool {
-        tags.push(tool.clone());
+    if step.kind != crate::model::StepKind::Agent || step.tool.is_some() {
+        tags.push(step.tool_name().to_string());
     }
     if let Some(d) = step.duration_s {
         tags.push(format!("{d:.2}s"));

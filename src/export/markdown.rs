@@ -134,6 +134,9 @@ fn write_step(
         let list: Vec<String> = labels.iter().map(|l| inline::code(l)).collect();
         writeln!(w, "**Rules matched:** {}\n", list.join(", "))?;
     }
+    if !step.user.trim().is_empty() {
+        prose::write_prose(w, &step.user)?;
+    }
     if !step.thought.trim().is_empty() {
         prose::write_prose(w, &step.thought)?;
     }

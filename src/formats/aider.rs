@@ -14,6 +14,7 @@
 //! what the model saw (system prompt, repo map, file contents), so contexts are
 //! reconstructed from the session's messages. This module owns that reading and nothing else.
 
+mod llm_history;
 mod reply;
 
 use super::LoadError;
@@ -41,6 +42,29 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             path,
             "no `# aider chat started at` session in this Aider chat history",
         ));
+    }
+    if let Some(file) = llm_history::beside(path) {
+        match std::fs::read(&file) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if llm_history::join(&mut trajectories, &text) > 0 {
+                    for t in &mut trajectories {
+                        let detail = t.format_detail.take();
+                        t.format_detail = Some(match detail {
+                            Some(d) => format!("{d}, with LLM history"),
+                            None => "with LLM history".to_string(),
+                        });
+                    }
+                }
+            }
+            Err(err) => {
+                if let Some(first) = trajectories.first_mut() {
+                    first
+                        .warnings
+                        .push(format!("{}: cannot be read: {err}", file.display()));
+                }
+            }
+        }
     }
     Ok(trajectories)
 }
@@ -394,6 +418,7 @@ fn usage(line: &str) -> Usage {
         tokens_in: number(&SENT).map(|n| n.round() as u64),
         tokens_out: number(&RECEIVED).map(|n| n.round() as u64),
         api_calls: Some(1),
+        ..Usage::default()
     }
 }
 

@@ -246,7 +246,7 @@ fn usage(value: &Value) -> Usage {
         tokens_in: u64_field(value, "prompt_tokens").or_else(|| u64_field(value, "input_tokens")),
         tokens_out: u64_field(value, "completion_tokens")
             .or_else(|| u64_field(value, "output_tokens")),
-        api_calls: None,
+        ..Usage::default()
     }
 }
 

@@ -13,6 +13,7 @@
 mod action;
 mod assistant;
 mod record;
+mod subagents;
 mod user;
 
 #[cfg(test)]
@@ -76,6 +77,11 @@ struct Session<'a> {
     /// Id of a `Task`/`Agent` call → the subagent it started, for stream-json records
     /// that name their parent call.
     subagents: HashMap<String, String>,
+    /// Id of a `Task`/`Agent` call → the agent id its result names, for linking the
+    /// sub-agent's own log.
+    agent_ids: HashMap<String, String>,
+    /// This is a sub-agent's own log: its sidechain records are its main conversation.
+    subagent_log: bool,
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
@@ -157,6 +163,8 @@ impl<'a> Session<'a> {
             unknown: BTreeMap::new(),
             unmatched: None,
             subagents: HashMap::new(),
+            agent_ids: HashMap::new(),
+            subagent_log: subagents::is_subagent_log(path),
         }
     }
 
@@ -219,7 +227,7 @@ impl<'a> Session<'a> {
     /// records are marked `isSidechain` (session files) or name the call that started
     /// them (`parent_tool_use_id`, stream-json).
     fn agent_of(&self, record: &Record) -> Option<String> {
-        if record.is_sidechain.is_true() {
+        if record.is_sidechain.is_true() && !self.subagent_log {
             return Some(match record.agent_id.non_empty() {
                 Some(id) => format!("sidechain {id}"),
                 None => "sidechain".to_string(),
@@ -242,7 +250,7 @@ impl<'a> Session<'a> {
                     self.note_model(model);
                 }
             }
-            Some("compact_boundary") => self.steps.compact(agent),
+            Some("compact_boundary") => self.steps.compaction_step(agent, None),
             _ => {}
         }
     }
@@ -305,6 +313,9 @@ impl<'a> Session<'a> {
         if let Some(id) = self.session_id.take() {
             t.instance_id = super::tool_steps::instance_id(&t.instance_id, id);
         }
-        self.steps.finish()
+        let agent_ids = std::mem::take(&mut self.agent_ids);
+        let mut trajectory = self.steps.finish();
+        subagents::link(&mut trajectory, &agent_ids);
+        trajectory
     }
 }

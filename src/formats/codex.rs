@@ -42,12 +42,15 @@ struct Rollout<'a> {
     instructions_seen: bool,
     /// The task from `user_message` events, for rollouts without user response items.
     event_task: Option<String>,
-    /// The session's cumulative tokens (in, out): the largest running total reported.
-    total: Option<(Option<u64>, Option<u64>)>,
-    /// The last running total reported, to skip repeats.
-    last_total: Option<(Option<u64>, Option<u64>)>,
+    /// The session's cumulative tokens: the largest running total reported.
+    total: Option<Usage>,
+    /// The last running total reported, to skip repeats and to take per-response figures
+    /// from when a report has no `last_token_usage`.
+    last_total: Option<Usage>,
     /// Per-call usage summed, for logs that report no totals.
     summed: Usage,
+    /// Usage of `turn.completed` events, for logs without `token_count`.
+    turn_usage: Usage,
     /// The step that last received a `token_count`, so a repeated report is not
     /// credited to it twice.
     usage_step: Option<usize>,
@@ -100,6 +103,7 @@ impl<'a> Rollout<'a> {
             total: None,
             last_total: None,
             summed: Usage::default(),
+            turn_usage: Usage::default(),
             usage_step: None,
             event_outputs: Vec::new(),
             unknown: BTreeMap::new(),
@@ -185,9 +189,9 @@ impl<'a> Rollout<'a> {
     /// The model's history was replaced: by the items kept (`replacement_history`), or by a
     /// summary.
     fn compacted(&mut self, payload: &Payload) {
-        self.steps.compact(None);
         match value(payload.replacement_history).as_array() {
             Some(history) => {
+                self.steps.compaction_step(None, None);
                 for item in history {
                     if let Some(message) = items::message_of(item) {
                         self.steps.push_message(None, message);
@@ -195,9 +199,8 @@ impl<'a> Rollout<'a> {
                 }
             }
             None => {
-                if let Some(summary) = payload.message.non_empty() {
-                    self.steps.push_message(None, Message::user(summary));
-                }
+                let summary = payload.message.non_empty().map(String::from);
+                self.steps.compaction_step(None, summary);
             }
         }
     }
@@ -239,12 +242,9 @@ impl<'a> Rollout<'a> {
             t.task = self.event_task.take();
         }
         t.usage = match self.total {
-            Some((tokens_in, tokens_out)) => Usage {
-                tokens_in,
-                tokens_out,
-                ..Usage::default()
-            },
-            None => self.summed,
+            Some(total) => total,
+            None if !self.summed.is_empty() => self.summed,
+            None => self.turn_usage,
         };
         self.steps.finish()
     }

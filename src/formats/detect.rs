@@ -58,6 +58,9 @@ fn detect_text(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     if is_aider_history(head.as_bytes()) {
         return Ok(Kind::Trajectories(Format::Aider));
     }
+    if super::swe_agent::is_demonstration(&head) {
+        return Ok(Kind::Trajectories(Format::SweAgent));
+    }
     if serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok() {
         return Err(LoadError::unrecognized(
             path,
@@ -152,6 +155,8 @@ fn classify_object(keys: &TopKeys) -> Option<Kind> {
     let has = |k: &str| keys.has(k);
     let format = if has("steps") && has("format") && has("instance_id") && has("source") {
         Format::Trajscope
+    } else if is_resolver_output(keys) {
+        Format::OpenHands
     } else if has("trajectory") || (has("history") && !has("instance_id")) {
         Format::SweAgent
     } else if has("messages") && (has("trajectory_format") || has("info")) {
@@ -160,7 +165,10 @@ fn classify_object(keys: &TopKeys) -> Option<Kind> {
         Format::InspectAi
     } else if has("instance_id") && (has("history") || has("test_result")) {
         Format::OpenHands
-    } else if has("loglines") {
+    } else if has("loglines")
+        || (has("message") && has("sessionId") && (has("uuid") || has("parentUuid")))
+    {
+        // A web session export, or a session file of one record (a prompt, then nothing).
         Format::ClaudeCode
     } else if has("messages") {
         Format::ChatMessages
@@ -177,6 +185,12 @@ fn classify_object(keys: &TopKeys) -> Option<Kind> {
         return None;
     };
     Some(Kind::Trajectories(format))
+}
+
+/// The OpenHands resolver's output for one GitHub issue: `issue`, `history`, `git_patch`,
+/// `success`.
+fn is_resolver_output(keys: &TopKeys) -> bool {
+    keys.has("history") && keys.has("git_patch") && (keys.has("issue") || keys.has("success"))
 }
 
 /// `{instance_id: {...}}` maps: harness reports carry `resolved`, predictions `model_patch`.
@@ -285,6 +299,10 @@ fn detect_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
             return Ok(Kind::Trajectories(Format::ClaudeCode));
         }
         if has(line, "instance_id") && (has(line, "history") || has(line, "test_result")) {
+            return Ok(Kind::Trajectories(Format::OpenHands));
+        }
+        // The OpenHands resolver's `output.jsonl`: one GitHub issue per line.
+        if has(line, "history") && has(line, "git_patch") && has(line, "issue") {
             return Ok(Kind::Trajectories(Format::OpenHands));
         }
         if has(line, "instance_id") && has(line, "model_patch") {

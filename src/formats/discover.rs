@@ -94,6 +94,16 @@ fn is_candidate(path: &Path, name: &str) -> bool {
     if name.starts_with('.') && !name.ends_with(".aider.chat.history.md") {
         return false;
     }
+    // A Claude Code sub-agent's description, beside its log: not a log itself.
+    if name.starts_with("agent-")
+        && name.ends_with(".meta.json")
+        && path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|d| d == "subagents")
+    {
+        return false;
+    }
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -104,6 +114,8 @@ fn is_candidate(path: &Path, name: &str) -> bool {
             name.ends_with(".aider.chat.history.md")
                 || head(path, 4096).is_some_and(|h| super::detect::is_aider_history(&h))
         }
+        "yaml" | "yml" => head(path, 16 * 1024)
+            .is_some_and(|h| super::swe_agent::is_demonstration(&String::from_utf8_lossy(&h))),
         "txt" | "log" => head(path, 4096)
             .is_some_and(|h| memchr::memmem::find(&h, b"<|start_header_id|>").is_some()),
         _ => false,
@@ -142,6 +154,8 @@ mod tests {
         std::fs::write(root.join("run/p-prompt.txt"), "<|start_header_id|>system").unwrap();
         std::fs::write(root.join("run/notes.txt"), "hello").unwrap();
         std::fs::write(root.join("run/eval.log"), "PASSED").unwrap();
+        std::fs::create_dir_all(root.join("run/s1/subagents")).unwrap();
+        std::fs::write(root.join("run/s1/subagents/agent-a.meta.json"), "{}").unwrap();
         let (found, failures) = discover(&[root.join("run")]);
         let names: Vec<String> = found
             .iter()

@@ -123,8 +123,15 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                             observation: message.content.clone(),
                             failed: true,
                             context: Some(context),
+                            // 2.x keeps the rejected reply and its usage in the error's
+                            // `extra`: the call happened and was paid for.
+                            usage: usage(&raw.extra),
                             ..Step::default()
                         };
+                        if let Some(reply) = rejected_reply(&raw.extra) {
+                            rejected.thought = reply.clone();
+                            rejected.response = reply;
+                        }
                         if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str)
                         {
                             rejected.tool = Some(format!("({kind})"));
@@ -161,11 +168,39 @@ fn add_observation(step: &mut Step, text: &str) {
     step.observation.push_str(text);
 }
 
-/// `<returncode>1</returncode>` at the top of mini-swe-agent observations.
+/// `<returncode>1</returncode>` at the top of mini-swe-agent observations, or the
+/// `{"returncode": 1, "output": …}` its 2.x tool-calling config writes.
 fn return_code(text: &str) -> Option<i64> {
+    if text.trim_start().starts_with('{') {
+        let value: Value = serde_json::from_str(text.trim()).ok()?;
+        return value.get("returncode").and_then(Value::as_i64);
+    }
     let start = text.find("<returncode>")? + "<returncode>".len();
     let end = start + text[start..].find("</returncode>")?;
     text[start..end].trim().parse().ok()
+}
+
+/// The reply a format error rejected, as 2.x keeps it: `extra.model_response` (the text, in
+/// the text-based config) or the whole response in `extra.response` (tool calling). The
+/// text, then each tool call it attempted (arguments as sent, unparsable as they may be).
+fn rejected_reply(extra: &Value) -> Option<String> {
+    let message = match extra.get("model_response") {
+        Some(response) => response.pointer("/choices/0/message").unwrap_or(response),
+        None => extra.pointer("/response/choices/0/message")?,
+    };
+    let mut parts = Vec::new();
+    let text = match message {
+        Value::String(text) => text.clone(),
+        other => content_text(other.get("content").unwrap_or(&Value::Null)),
+    };
+    if !text.trim().is_empty() {
+        parts.push(text.trim().to_string());
+    }
+    let calls = super::swe_agent::tool_calls(message.get("tool_calls").unwrap_or(&Value::Null));
+    for call in calls {
+        parts.push(format!("(rejected call) {} {}", call.name, call.arguments));
+    }
+    (!parts.is_empty()).then(|| parts.join("\n"))
 }
 
 fn step_from_answer(raw: &RawMessage, message: &Message, context: StepContext) -> Step {
@@ -219,13 +254,22 @@ fn strip_thought_label(text: &str) -> String {
 }
 
 fn usage(extra: &Value) -> Usage {
-    let usage = extra.pointer("/response/usage").unwrap_or(&Value::Null);
+    let usage = extra
+        .pointer("/response/usage")
+        .or_else(|| extra.pointer("/model_response/usage"))
+        .unwrap_or(&Value::Null);
     Usage {
         cost: f64_field(extra, "cost"),
         tokens_in: u64_field(usage, "prompt_tokens").or_else(|| u64_field(usage, "input_tokens")),
         tokens_out: u64_field(usage, "completion_tokens")
             .or_else(|| u64_field(usage, "output_tokens")),
-        api_calls: None,
+        tokens_cached: usage
+            .pointer("/prompt_tokens_details/cached_tokens")
+            .and_then(Value::as_u64),
+        tokens_reasoning: usage
+            .pointer("/completion_tokens_details/reasoning_tokens")
+            .and_then(Value::as_u64),
+        ..Usage::default()
     }
 }
 
@@ -293,7 +337,9 @@ mod tests {
                 {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\":\"ls\"}"}}],
                  "extra": {"cost": 0.01, "timestamp": 1.5, "response": {"usage": {"prompt_tokens": 100, "completion_tokens": 5}}}},
                 {"role": "tool", "tool_call_id": "c1", "content": "<returncode>2</returncode>\n<output>\nls: cannot access\n</output>"},
-                {"role": "user", "content": "No tool calls found", "extra": {"interrupt_type": "FormatError"}},
+                {"role": "user", "content": "No tool calls found", "extra": {"interrupt_type": "FormatError",
+                 "model_response": {"choices": [{"message": {"content": "I will list", "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": ls"}}]}}]},
+                 "response": {"usage": {"prompt_tokens": 120, "completion_tokens": 9}}}},
                 {"role": "exit", "content": "diff --git a/x b/x", "extra": {"exit_status": "Submitted", "submission": "diff --git a/x b/x"}}
             ],
             "trajectory_format": "mini-swe-agent-1.1",
@@ -311,10 +357,19 @@ mod tests {
         let ctx = s1.context_messages(&t.messages);
         assert_eq!(ctx.len(), 2);
         assert_eq!(t.steps[1].tool.as_deref(), Some("(FormatError)"));
+        assert_eq!(
+            t.steps[1].response,
+            "I will list\n(rejected call) bash {\"command\": ls"
+        );
+        assert_eq!(t.steps[1].usage.tokens_out, Some(9));
         assert_eq!(t.steps[1].context_messages(&t.messages).len(), 4);
         assert_eq!(t.exit_status.as_deref(), Some("Submitted"));
         assert_eq!(t.submission.as_deref(), Some("diff --git a/x b/x"));
-        assert_eq!(t.total_usage().tokens_in, Some(100));
+        assert_eq!(
+            t.total_usage().tokens_in,
+            Some(220),
+            "the rejected call counts"
+        );
         assert_eq!(t.total_usage().cost, Some(0.1));
     }
 

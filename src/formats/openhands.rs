@@ -155,7 +155,11 @@ mod tests {
             (Some("execute_bash"), "ls")
         );
         assert_eq!(run.thought, "Look first.");
-        assert_eq!(run.observation, "a.py");
+        // As the model read it, with the line OpenHands appends.
+        assert_eq!(
+            run.observation,
+            "a.py\n[The command completed with exit code 0.]"
+        );
         assert_eq!(run.exit_code, Some(0));
         assert_eq!(run.duration_s, Some(1.5));
         assert_eq!(run.usage.tokens_in, Some(100));

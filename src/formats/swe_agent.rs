@@ -6,6 +6,7 @@
 //! model saw at a step is stored exactly in 1.1+ (`query`) and 1.0 (`messages`, which also
 //! holds the step's own answer); for 0.x it is rebuilt from `history`.
 
+mod demonstration;
 mod lazy;
 
 use super::Detail;
@@ -110,7 +111,22 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 /// model saw need: the contents of `history` (but for the answers steps are matched with)
 /// and the exact contexts (`query`, `messages`), most of a big file's bytes. The steps, and
 /// all a summary or a tally reads, are the same; the message pool and contexts are empty.
+/// Whether a text file's start is a SWE-agent demonstration (YAML).
+pub fn is_demonstration(head: &str) -> bool {
+    demonstration::looks_like(head)
+}
+
 pub fn parse_with(path: &Path, bytes: &[u8], detail: Detail) -> Result<Vec<Trajectory>, LoadError> {
+    if let Some(json) = demonstration::to_json(path, bytes)? {
+        let mut trajectories = parse(path, &json)?;
+        for t in &mut trajectories {
+            t.format_detail = Some(match t.format_detail.take() {
+                Some(detail) => format!("{detail} demonstration (YAML)"),
+                None => "demonstration (YAML)".to_string(),
+            });
+        }
+        return Ok(trajectories);
+    }
     if detail == Detail::Full {
         return parse(path, bytes);
     }
@@ -480,6 +496,7 @@ fn model_stats(stats: &Value) -> Usage {
         tokens_in: u64_field(stats, "tokens_sent"),
         tokens_out: u64_field(stats, "tokens_received"),
         api_calls: u64_field(stats, "api_calls"),
+        ..Usage::default()
     }
 }
 

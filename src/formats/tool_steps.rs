@@ -7,7 +7,7 @@
 //! the loaders decide what is a turn, a call, a result or a prompt.
 
 use crate::model::{
-    Exactness, Message, Step, StepContext, ToolCall, ToolResult, Trajectory, Usage,
+    Exactness, Message, Step, StepContext, StepKind, ToolCall, ToolResult, Trajectory, Usage,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -37,6 +37,18 @@ struct Draft {
     /// Whether later model output may still join this step.
     open: bool,
     calls: Vec<CallDraft>,
+}
+
+impl Draft {
+    /// The draft of a step no model output joins (a user or compaction step).
+    fn closed() -> Draft {
+        Draft {
+            message: u32::MAX,
+            key: None,
+            open: false,
+            calls: Vec::new(),
+        }
+    }
 }
 
 struct CallDraft {
@@ -109,6 +121,55 @@ impl StepBuilder {
         }
         self.close(agent);
         self.push_message(agent, Message::user(text));
+    }
+
+    /// A person's message to the agent: a step of its own (so that it shows in the step
+    /// list and searches find it), and context for what follows. It ends the agent's turn.
+    /// Its context is the conversation the person answered.
+    pub fn user_step(&mut self, agent: Option<&str>, text: String, timestamp: Option<String>) {
+        self.close(agent);
+        let owned = agent.map(String::from);
+        let context = self.context(&owned);
+        self.trajectory.steps.push(Step {
+            kind: StepKind::User,
+            agent: owned,
+            user: text.clone(),
+            timestamp,
+            context: Some(context),
+            ..Step::default()
+        });
+        self.drafts.push(Draft::closed());
+        self.push_message(agent, Message::user(text));
+    }
+
+    /// The model's context was compacted, and `summary` (when the log has it) replaced what
+    /// came before: a compaction step in the list, the summary first in later contexts. A
+    /// boundary record followed by its summary makes one step, whose context is what the
+    /// compaction replaced.
+    pub fn compaction_step(&mut self, agent: Option<&str>, summary: Option<String>) {
+        let owned = agent.map(String::from);
+        let same = self.trajectory.steps.last().is_some_and(|s| {
+            s.kind == StepKind::Compaction && s.agent == owned && s.user.is_empty()
+        });
+        if !same {
+            let replaced = self.context(&owned);
+            self.compact(agent);
+            self.trajectory.steps.push(Step {
+                kind: StepKind::Compaction,
+                agent: owned,
+                context: Some(replaced),
+                ..Step::default()
+            });
+            self.drafts.push(Draft::closed());
+        }
+        if let Some(summary) = summary {
+            if let Some(step) = self.trajectory.steps.last_mut() {
+                step.user = summary.clone();
+            }
+            let mut message = Message::user(summary);
+            message.compaction = true;
+            self.push_message(agent, message);
+        }
     }
 
     /// Ends `agent`'s current step: later model output starts a new one.
@@ -327,6 +388,8 @@ impl StepBuilder {
         u.tokens_in = max(u.tokens_in, usage.tokens_in);
         u.tokens_out = max(u.tokens_out, usage.tokens_out);
         u.api_calls = max(u.api_calls, usage.api_calls);
+        u.tokens_cached = max(u.tokens_cached, usage.tokens_cached);
+        u.tokens_reasoning = max(u.tokens_reasoning, usage.tokens_reasoning);
     }
 
     /// What `agent`'s next step sees. While that is every message of the agent so far, a
@@ -353,7 +416,13 @@ impl StepBuilder {
 
     /// The finished trajectory: actions and observations composed per step.
     pub fn finish(mut self) -> Trajectory {
-        let last = self.trajectory.steps.len().saturating_sub(1);
+        // The agent's last step, whatever a person said after it.
+        let last = self
+            .trajectory
+            .steps
+            .iter()
+            .rposition(|s| s.kind == StepKind::Agent)
+            .unwrap_or(0);
         let mut unanswered = 0;
         for (i, (step, draft)) in self
             .trajectory

@@ -14,18 +14,21 @@ pub enum Field {
     Thought,
     Response,
     Tool,
+    /// What a person said to the agent (a user step), or a compaction's summary.
+    User,
     /// Every one of the fields above, each searched on its own.
     Any,
 }
 
 impl Field {
     /// The concrete fields, in the order they are searched and reported.
-    pub const CONCRETE: [Field; 5] = [
+    pub const CONCRETE: [Field; 6] = [
         Field::Observation,
         Field::Action,
         Field::Thought,
         Field::Response,
         Field::Tool,
+        Field::User,
     ];
 
     /// The name used in rule files, on the command line and in JSON.
@@ -36,6 +39,7 @@ impl Field {
             Field::Thought => "thought",
             Field::Response => "response",
             Field::Tool => "tool",
+            Field::User => "user",
             Field::Any => "any",
         }
     }
@@ -61,6 +65,7 @@ impl Field {
             Field::Thought => Cow::Borrowed(&step.thought),
             Field::Response => Cow::Borrowed(&step.response),
             Field::Tool => tool_text(step),
+            Field::User => Cow::Borrowed(&step.user),
             Field::Any => Cow::Borrowed(""),
         }
     }

@@ -327,7 +327,7 @@ fn entry(
             fail(
                 line_of("field"),
                 format!(
-                    "unknown field `{name}` (one of observation, action, thought, response, tool, any)"
+                    "unknown field `{name}` (one of observation, action, thought, response, tool, user, any)"
                 ),
             )
         })?,

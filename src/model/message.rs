@@ -91,6 +91,9 @@ pub struct Message {
     /// In multi-agent logs (CodeR), which agent's history this message belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
+    /// The summary a compaction put in place of the messages before it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub compaction: bool,
 }
 
 impl Message {
@@ -102,6 +105,7 @@ impl Message {
             tool_call_id: None,
             name: None,
             agent: None,
+            compaction: false,
         }
     }
 

@@ -89,11 +89,46 @@ impl StepContext {
     }
 }
 
+/// What a step is: the agent at work, a person speaking to it, or its context compacted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepKind {
+    /// The model thought, acted and saw what came back.
+    #[default]
+    Agent,
+    /// A person's message to the agent (the prompt, a turn mid-session): [`Step::user`].
+    User,
+    /// The agent's context was compacted: earlier messages were replaced by the summary in
+    /// [`Step::user`] (sent to the model as a user message), or by nothing the log shows.
+    Compaction,
+}
+
+impl StepKind {
+    pub fn is_agent(&self) -> bool {
+        *self == StepKind::Agent
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepKind::Agent => "agent",
+            StepKind::User => "user",
+            StepKind::Compaction => "compaction",
+        }
+    }
+}
+
 /// One step: thought, action, observation.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// 1-based position in the trajectory.
     pub index: usize,
+    /// Agent steps unless the log shows a person speaking or a compaction.
+    #[serde(default, skip_serializing_if = "StepKind::is_agent")]
+    pub kind: StepKind,
+    /// What a person said to the agent (user steps), or the summary that replaced the
+    /// context (compaction steps).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub user: String,
     /// The agent that took this step, in multi-agent logs (CodeR's Manager, Reproducer, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
@@ -141,6 +176,10 @@ pub struct Step {
     /// the model's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub edited: bool,
+    /// The log of the sub-agent this step started (a Claude Code `Task` call), when it is
+    /// on disk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<std::path::PathBuf>,
 }
 
 /// A tool's structured result, as logged, tied to the call it answers.
@@ -173,6 +212,9 @@ const ERROR_MARKERS: &[&str] = &[
 impl Step {
     /// A step the log flags as failed, or whose observation reads like an error.
     pub fn is_error(&self) -> bool {
+        if self.kind != StepKind::Agent {
+            return false;
+        }
         if self.failed || self.exit_code.is_some_and(|c| c != 0) {
             return true;
         }
@@ -186,14 +228,20 @@ impl Step {
         })
     }
 
-    /// The tool name, or `-` when the step took no action.
+    /// The tool name, or `-` when the step took no action; `user` and `compaction` for
+    /// steps of those kinds, so that lists tell them apart from the agent's.
     pub fn tool_name(&self) -> &str {
-        self.tool.as_deref().unwrap_or("-")
+        match self.kind {
+            StepKind::Agent => self.tool.as_deref().unwrap_or("-"),
+            other => other.as_str(),
+        }
     }
 
     /// One line describing the action, for step lists.
     pub fn summary(&self) -> &str {
-        let text = if self.action.trim().is_empty() {
+        let text = if self.kind != StepKind::Agent {
+            self.user.as_str()
+        } else if self.action.trim().is_empty() {
             self.thought.as_str()
         } else {
             self.action.as_str()

@@ -37,6 +37,9 @@ pub struct TrajectorySummary {
     /// For a fork (`trajscope replay`): the trajectory it re-ran and from which step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork_of: Option<ForkLink>,
+    /// For a sub-agent's log: the trajectory that spawned it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<PathBuf>,
 }
 
 /// Where a fork came from, as a listing needs it.
@@ -104,6 +107,7 @@ impl TrajectorySummary {
                 parent: f.parent.clone(),
                 step: f.step,
             }),
+            parent: trajectory.parent.clone(),
         }
     }
 

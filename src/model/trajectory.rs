@@ -62,6 +62,14 @@ pub struct Trajectory {
     pub warnings: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork: Option<ForkOrigin>,
+    /// For a sub-agent's own log (Claude Code's `<session>/subagents/agent-*.jsonl`): the
+    /// trajectory that spawned it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<PathBuf>,
+    /// What the sub-agents this trajectory spawned spent, summed over their own logs. Never
+    /// part of [`Trajectory::total_usage`], so that a run's totals count each log once.
+    #[serde(default, skip_serializing_if = "Usage::is_empty")]
+    pub subagent_usage: Usage,
     /// Set when the file was too big to hold whole: `steps` and `messages` are then empty
     /// and each step is read back from the file when shown ([`Trajectory::load_step`]).
     #[serde(skip)]
@@ -90,6 +98,8 @@ impl Trajectory {
             resolved: None,
             warnings: Vec::new(),
             fork: None,
+            parent: None,
+            subagent_usage: Usage::default(),
             lazy: None,
         }
     }
@@ -169,6 +179,8 @@ impl Trajectory {
             resolved: self.resolved,
             warnings: self.warnings.clone(),
             fork: self.fork.clone(),
+            parent: self.parent.clone(),
+            subagent_usage: self.subagent_usage,
             lazy: self.lazy.clone(),
         }
     }
@@ -281,6 +293,8 @@ pub fn instance_id_from_path(path: &std::path::Path) -> String {
         ".jsonl",
         ".json",
         ".eval",
+        ".yaml",
+        ".yml",
         ".md",
         ".txt",
     ] {

@@ -17,6 +17,12 @@ pub struct Usage {
     /// Number of model calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_calls: Option<u64>,
+    /// Of `tokens_in`, those read from the provider's prompt cache, when the log says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_cached: Option<u64>,
+    /// Of `tokens_out`, those spent on hidden reasoning, when the log says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_reasoning: Option<u64>,
 }
 
 impl Usage {
@@ -26,6 +32,8 @@ impl Usage {
             && self.tokens_in.is_none()
             && self.tokens_out.is_none()
             && self.api_calls.is_none()
+            && self.tokens_cached.is_none()
+            && self.tokens_reasoning.is_none()
     }
 
     /// Adds `other` into `self`; a field stays unknown only if both sides are unknown.
@@ -41,6 +49,8 @@ impl Usage {
         self.tokens_in = sum(self.tokens_in, other.tokens_in);
         self.tokens_out = sum(self.tokens_out, other.tokens_out);
         self.api_calls = sum(self.api_calls, other.api_calls);
+        self.tokens_cached = sum(self.tokens_cached, other.tokens_cached);
+        self.tokens_reasoning = sum(self.tokens_reasoning, other.tokens_reasoning);
     }
 
     /// Fills each unknown field of `self` from `other`.
@@ -50,6 +60,8 @@ impl Usage {
             tokens_in: self.tokens_in.or(other.tokens_in),
             tokens_out: self.tokens_out.or(other.tokens_out),
             api_calls: self.api_calls.or(other.api_calls),
+            tokens_cached: self.tokens_cached.or(other.tokens_cached),
+            tokens_reasoning: self.tokens_reasoning.or(other.tokens_reasoning),
         }
     }
 }

@@ -68,6 +68,7 @@ actions! {
     PreviousSameTool => "previous_same_tool", "previous step with this step's tool";
     NextTrajectory => "next_trajectory", "open the next trajectory of the run";
     PreviousTrajectory => "previous_trajectory", "open the previous trajectory of the run";
+    FollowSubagent => "follow_subagent", "open this step's sub-agent, or the parent step that started this sub-agent";
 
     ScrollDown => "scroll_down", "scroll the right pane down";
     ScrollUp => "scroll_up", "scroll the right pane up";

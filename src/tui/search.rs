@@ -15,10 +15,13 @@ pub enum Field {
     Thought,
     Action,
     Observation,
+    /// What a person said (a user step), or a compaction's summary.
+    User,
 }
 
 impl Field {
-    pub const ALL: [Field; 4] = [
+    pub const ALL: [Field; 5] = [
+        Field::User,
         Field::Tool,
         Field::Thought,
         Field::Action,
@@ -31,6 +34,7 @@ impl Field {
             Field::Thought => "thought",
             Field::Action => "action",
             Field::Observation => "observation",
+            Field::User => "user",
         }
     }
 
@@ -41,6 +45,7 @@ impl Field {
             Field::Thought => sanitise(&step.thought),
             Field::Action => sanitise(&step.action),
             Field::Observation => sanitise(&step.observation),
+            Field::User => sanitise(&step.user),
         }
     }
 }

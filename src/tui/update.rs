@@ -28,6 +28,7 @@ mod run;
 mod runs;
 mod search;
 mod settle;
+mod subagent;
 #[cfg(test)]
 mod testing;
 mod trajectory;

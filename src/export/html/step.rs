@@ -7,7 +7,7 @@ use crate::diff::{EditStatus, Reconstruction};
 use crate::export::language;
 use crate::export::unified::for_each_line;
 use crate::export::{ExportOptions, facts};
-use crate::model::{Step, Trajectory};
+use crate::model::{Step, StepKind, Trajectory};
 use std::io::{self, Write};
 
 pub fn write_step(
@@ -43,6 +43,17 @@ pub fn write_step(
     }
     w.write_all(b"</h2>\n")?;
 
+    if !step.user.trim().is_empty() {
+        let label: &[u8] = match step.kind {
+            StepKind::Compaction => b"Compaction summary",
+            _ => b"User",
+        };
+        w.write_all(b"<div class=\"label\">")?;
+        w.write_all(label)?;
+        w.write_all(b"</div>\n<div class=\"prose\">")?;
+        escape::text(w, step.user.trim())?;
+        w.write_all(b"</div>\n")?;
+    }
     if !step.thought.trim().is_empty() {
         w.write_all(b"<div class=\"label\">Thought</div>\n<div class=\"prose\">")?;
         escape::text(w, step.thought.trim())?;

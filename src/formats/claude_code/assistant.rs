@@ -3,11 +3,10 @@
 use super::Session;
 use super::action::render;
 use super::record::{ApiMessage, ApiUsage, Record, content_blocks, value};
+// Their `subagent_type` names a sub-agent's records in stream-json.
+use super::subagents::SUBAGENT_TOOLS;
 use crate::model::{ToolCall, Usage};
 use serde_json::value::RawValue;
-
-/// Tools that start a subagent; their `subagent_type` names its records in stream-json.
-const SUBAGENT_TOOLS: &[&str] = &["Task", "Agent"];
 
 impl Session<'_> {
     pub(super) fn assistant(&mut self, at: usize, record: &Record, agent: Option<&str>) {
@@ -105,7 +104,8 @@ pub(super) fn usage(usage: &ApiUsage, cost: Option<f64>) -> Usage {
         cost,
         tokens_in,
         tokens_out: usage.output_tokens.u64(),
-        api_calls: None,
+        tokens_cached: usage.cache_read_input_tokens.u64(),
+        ..Usage::default()
     }
 }
 

@@ -2,7 +2,7 @@
 //! files are: detected by content, then parsed.
 
 use crate::formats::{Loaded, load_bytes};
-use crate::model::{Format, Role, Trajectory};
+use crate::model::{Format, Role, Step, StepKind, Trajectory};
 use std::path::Path;
 
 fn load_as(name: &str, text: &str) -> Trajectory {
@@ -20,6 +20,14 @@ fn load_as(name: &str, text: &str) -> Trajectory {
 
 fn load(text: &str) -> Trajectory {
     load_as("p/s.jsonl", text)
+}
+
+/// The agent's own steps: what a person said, and compactions, are steps of other kinds.
+fn agent(t: &Trajectory) -> Vec<&Step> {
+    t.steps
+        .iter()
+        .filter(|s| s.kind == StepKind::Agent)
+        .collect()
 }
 
 /// One API response written as three records (thinking, text, tool call), a result, then a
@@ -44,8 +52,14 @@ fn records_of_one_response_merge_into_one_step() {
     assert_eq!(t.format_detail.as_deref(), Some("session v1.0.80"));
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4-20250514"));
     assert_eq!(t.task.as_deref(), Some("Fix the failing test in calc.py"));
-    assert_eq!(t.steps.len(), 3, "{:#?}", t.steps);
-    let s = &t.steps[0];
+    assert_eq!(t.steps.len(), 4, "{:#?}", t.steps);
+    assert_eq!(t.steps[0].kind, StepKind::User);
+    assert_eq!(t.steps[0].user, "Fix the failing test in calc.py");
+    assert_eq!(
+        t.steps[0].timestamp.as_deref(),
+        Some("2025-08-01T10:00:00Z")
+    );
+    let s = agent(&t)[0];
     assert_eq!(s.thought, "Run the tests first.\n\nLet me run the tests.");
     assert_eq!(s.response, "Let me run the tests.");
     assert_eq!(s.action, "pytest -q\nRead /r/calc.py");
@@ -75,30 +89,32 @@ fn records_of_one_response_merge_into_one_step() {
 #[test]
 fn file_tool_results_are_kept_for_diffs() {
     let t = load(SPLIT_RESPONSE);
+    let steps = agent(&t);
     // Read's file content and Edit's structuredPatch; Bash's duplicate stdout is dropped.
-    assert_eq!(t.steps[0].tool_results.len(), 1);
-    assert_eq!(t.steps[0].tool_results[0].tool, "Read");
-    let edit = &t.steps[1].tool_results[0];
+    assert_eq!(steps[0].tool_results.len(), 1);
+    assert_eq!(steps[0].tool_results[0].tool, "Read");
+    let edit = &steps[1].tool_results[0];
     assert_eq!(edit.call_id.as_deref(), Some("toolu_3"));
     assert_eq!(edit.data["structuredPatch"][0]["newStart"], 2);
     assert_eq!(
-        t.steps[1].observation,
+        steps[1].observation,
         "The file /r/calc.py has been updated."
     );
-    assert!(!t.steps[1].failed);
+    assert!(!steps[1].failed);
 }
 
 #[test]
 fn context_is_the_conversation_so_far() {
     let t = load(SPLIT_RESPONSE);
-    let ctx = t.steps[1].context_messages(&t.messages);
+    let steps = agent(&t);
+    let ctx = steps[1].context_messages(&t.messages);
     let roles: Vec<Role> = ctx.iter().map(|m| m.role).collect();
     assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool, Role::Tool]);
     assert_eq!(ctx[1].tool_calls.len(), 2);
     assert_eq!(ctx[2].tool_call_id.as_deref(), Some("toolu_1"));
-    let exactness = t.steps[1].context.as_ref().map(|c| c.exactness.as_str());
+    let exactness = steps[1].context.as_ref().map(|c| c.exactness.as_str());
     assert_eq!(exactness, Some("reconstructed"));
-    assert_eq!(t.steps[2].context_messages(&t.messages).len(), 6);
+    assert_eq!(steps[2].context_messages(&t.messages).len(), 6);
 }
 
 #[test]
@@ -106,7 +122,7 @@ fn a_torn_last_line_is_a_warning() {
     let torn =
         format!("{SPLIT_RESPONSE}{{\"type\":\"assistant\",\"message\":{{\"id\":\"msg_4\",\"con");
     let t = load(&torn);
-    assert_eq!(t.steps.len(), 3);
+    assert_eq!(agent(&t).len(), 3);
     assert_eq!(t.warnings.len(), 1, "{:?}", t.warnings);
     assert!(
         t.warnings[0].contains("p/s.jsonl:11: last line is incomplete"),
@@ -142,10 +158,21 @@ fn replies_prompts_and_unknown_records() {
         "\n",
     ));
     assert_eq!(t.task.as_deref(), Some("What does calc.py do?"));
-    assert_eq!(t.steps.len(), 2);
-    assert_eq!(t.steps[0].observation, "Now make it subtract.");
-    assert_eq!(t.steps[0].summary(), "It adds numbers.");
-    assert_eq!(t.steps[1].observation, "");
+    // Each prompt is a step of its own; local command echoes are context only.
+    let kinds: Vec<StepKind> = t.steps.iter().map(|s| s.kind).collect();
+    use StepKind::{Agent, User};
+    assert_eq!(kinds, [User, Agent, User, Agent]);
+    assert_eq!(t.steps[0].user, "What does calc.py do?");
+    assert_eq!(t.steps[2].user, "Now make it subtract.");
+    assert_eq!(t.steps[2].summary(), "Now make it subtract.");
+    assert_eq!(t.steps[1].summary(), "It adds numbers.");
+    assert_eq!(
+        t.steps[1].observation, "",
+        "the next prompt is no observation"
+    );
+    // The second answer saw both prompts.
+    let seen = t.steps[3].context_messages(&t.messages);
+    assert!(seen.iter().any(|m| m.content == "Now make it subtract."));
     assert_eq!(t.warnings.len(), 2, "{:?}", t.warnings);
     assert!(
         t.warnings[0].contains("p/s.jsonl:10: a user record without a message object"),
@@ -204,21 +231,28 @@ fn sidechains_and_compaction_have_their_own_context() {
         r#"{"type":"assistant","sessionId":"s","message":{"id":"m3","role":"assistant","content":[{"type":"text","text":"Continuing."}]}}"#,
         "\n",
     ));
-    assert_eq!(t.steps.len(), 3);
-    assert_eq!(t.steps[0].agent.as_deref(), Some("sidechain"));
-    assert_eq!(t.steps[0].action, "Grep def add");
-    assert_eq!(t.steps[0].observation, "calc.py:1");
-    let side = t.steps[0].context_messages(&t.messages);
+    let kinds: Vec<StepKind> = t.steps.iter().map(|s| s.kind).collect();
+    use StepKind::{Agent, Compaction, User};
+    assert_eq!(kinds, [User, Agent, Agent, Compaction, Agent]);
+    let compaction = &t.steps[3];
+    assert_eq!(compaction.user, "Summary: bug is in calc.py");
+    assert_eq!(compaction.summary(), "Summary: bug is in calc.py");
+    let steps = agent(&t);
+    assert_eq!(steps[0].agent.as_deref(), Some("sidechain"));
+    assert_eq!(steps[0].action, "Grep def add");
+    assert_eq!(steps[0].observation, "calc.py:1");
+    let side = steps[0].context_messages(&t.messages);
     assert_eq!(side.len(), 1);
     assert_eq!(side[0].content, "Search for add()");
-    assert_eq!(t.steps[1].agent, None);
+    assert_eq!(steps[1].agent, None);
     assert_eq!(
-        t.steps[1].context_messages(&t.messages)[0].content,
+        steps[1].context_messages(&t.messages)[0].content,
         "Find the bug"
     );
-    let after = t.steps[2].context_messages(&t.messages);
+    let after = steps[2].context_messages(&t.messages);
     assert_eq!(after.len(), 1);
     assert_eq!(after[0].content, "Summary: bug is in calc.py");
+    assert!(after[0].compaction);
 }
 
 #[test]
@@ -279,9 +313,10 @@ fn web_session_loglines() {
     let t = load_as("t/sample_session.json", text);
     assert_eq!(t.format_detail.as_deref(), Some("web session"));
     assert_eq!(t.instance_id, "sample_session");
-    assert_eq!(t.steps.len(), 1);
-    assert_eq!(t.steps[0].action, "Write /p/m.py");
-    assert_eq!(t.steps[0].observation, "File written successfully");
+    assert_eq!(t.steps.len(), 2);
+    assert_eq!(t.steps[0].user, "Add two numbers");
+    assert_eq!(t.steps[1].action, "Write /p/m.py");
+    assert_eq!(t.steps[1].observation, "File written successfully");
     assert_eq!(
         t.warnings,
         ["t/sample_session.json: logline 4: not a JSON object; skipped"]

@@ -2,6 +2,7 @@
 
 use super::Session;
 use super::record::{ApiMessage, Block, Record, content_blocks, value};
+use super::subagents::{SUBAGENT_TOOLS, agent_id_of_result};
 use crate::formats::json::content_text;
 use crate::formats::tool_steps::{CallAt, Outcome};
 use crate::model::Message;
@@ -42,9 +43,8 @@ impl Session<'_> {
         };
         let blocks = content_blocks(message.content);
         if record.is_compact_summary.is_true() {
-            self.steps.compact(agent);
             let summary = texts(&blocks.iter().collect::<Vec<_>>());
-            self.steps.push_message(agent, Message::user(summary));
+            self.steps.compaction_step(agent, Some(summary));
             return;
         }
         let (results, others): (Vec<&Block>, Vec<&Block>) = blocks
@@ -64,7 +64,13 @@ impl Session<'_> {
             if self.steps.trajectory.task.is_none() && agent.is_none() {
                 self.steps.trajectory.task = Some(text.clone());
             }
-            self.steps.user_reply(agent, text);
+            if agent.is_some() {
+                // A sub-agent's prompt comes from the agent that started it, not a person.
+                self.steps.user_reply(agent, text);
+            } else {
+                let timestamp = record.timestamp.get().map(String::from);
+                self.steps.user_step(agent, text, timestamp);
+            }
         }
     }
 
@@ -96,6 +102,7 @@ impl Session<'_> {
             self.steps.orphan_result(agent, id, text);
             return;
         };
+        self.note_agent_id(call, record, &text);
         let outcome = Outcome {
             exit_code: exit_code(&text),
             failed: block.is_error.is_true(),
@@ -108,6 +115,22 @@ impl Session<'_> {
             duration_s: None,
         };
         self.steps.add_result(call, outcome);
+    }
+
+    /// The agent id a `Task` call's result names, to find the sub-agent's own log.
+    fn note_agent_id(&mut self, call: CallAt, record: &Record, text: &str) {
+        let Some(call) = self.steps.call(call) else {
+            return;
+        };
+        if !SUBAGENT_TOOLS.contains(&call.name.as_str()) {
+            return;
+        }
+        let Some(call_id) = call.id.clone() else {
+            return;
+        };
+        if let Some(agent) = agent_id_of_result(&value(record.tool_use_result()), text) {
+            self.agent_ids.insert(call_id, agent);
+        }
     }
 
     /// `toolUseResult` of a file tool: an Edit's `structuredPatch` and `originalFile`, a

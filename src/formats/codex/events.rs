@@ -24,7 +24,13 @@ impl Rollout<'_> {
                     .filter(|m| !m.trim().is_empty())
                     .map(String::from);
             }
-            "context_compacted" => self.steps.compact(None),
+            "context_compacted" => self.steps.compaction_step(None, None),
+            "turn.completed" | "turn_completed" => {
+                let usage = tokens(&value(event.usage));
+                if !usage.is_empty() {
+                    self.turn_usage.add(&usage);
+                }
+            }
             "task_complete" => self.end("completed".to_string()),
             "turn_aborted" => {
                 let reason = event.reason.get().unwrap_or("unknown");
@@ -61,31 +67,39 @@ impl Rollout<'_> {
             return;
         }
         self.steps.close(None);
-        if let Some(total) = info.get("total_token_usage") {
-            let total = tokens(total);
-            if self.last_total == Some(total) {
+        let previous = self.last_total;
+        let total = info
+            .get("total_token_usage")
+            .map(tokens)
+            .filter(|t| !t.is_empty());
+        if let Some(total) = total {
+            if previous == Some(total) {
                 return; // the same report again (rate-limit updates repeat it)
             }
             self.last_total = Some(total);
             // Running totals only grow; a smaller one belongs to another thread (a fork,
             // a subagent) logged into the same file, so the largest is the session's.
-            if self.total.is_none_or(|(most, _)| total.0 >= most) {
+            if self
+                .total
+                .is_none_or(|most| total.tokens_in >= most.tokens_in)
+            {
                 self.total = Some(total);
             }
         }
-        let (tokens_in, tokens_out) = match info.get("last_token_usage") {
-            Some(last) => tokens(last),
+        let usage = match (info.get("last_token_usage"), total) {
+            (Some(last), _) => tokens(last),
+            // Only a running total: this response is what it grew by (as ccusage counts).
+            (None, Some(total)) => growth(total, previous),
             // Early rollouts: `{prompt, completion}` per response.
-            None => (u64_field(&info, "prompt"), u64_field(&info, "completion")),
+            (None, None) => Usage {
+                tokens_in: u64_field(&info, "prompt"),
+                tokens_out: u64_field(&info, "completion"),
+                ..Usage::default()
+            },
         };
-        if tokens_in.is_none() && tokens_out.is_none() {
+        if usage.tokens_in.is_none() && usage.tokens_out.is_none() {
             return;
         }
-        let usage = Usage {
-            tokens_in,
-            tokens_out,
-            ..Usage::default()
-        };
         self.summed.add(&usage);
         if let Some(step) = self.steps.last_step(None)
             && self.usage_step != Some(step)
@@ -167,11 +181,35 @@ impl Rollout<'_> {
     }
 }
 
-/// (input, output) tokens of a usage object. OpenAI counts cached input inside
-/// `input_tokens` and reasoning inside `output_tokens`, so these are the totals.
-fn tokens(usage: &Value) -> (Option<u64>, Option<u64>) {
-    (
-        u64_field(usage, "input_tokens"),
-        u64_field(usage, "output_tokens"),
-    )
+/// The tokens of a usage object. OpenAI counts cached input inside `input_tokens` and
+/// reasoning inside `output_tokens`, so those are the totals, as the log reports them; the
+/// cached and reasoning counts are parts of them (ccusage caps cached at the input).
+fn tokens(usage: &Value) -> Usage {
+    let tokens_in = u64_field(usage, "input_tokens");
+    let cached = u64_field(usage, "cached_input_tokens")
+        .or_else(|| u64_field(usage, "cache_read_input_tokens"));
+    Usage {
+        tokens_in,
+        tokens_out: u64_field(usage, "output_tokens"),
+        tokens_cached: match (cached, tokens_in) {
+            (Some(c), Some(i)) => Some(c.min(i)),
+            (c, _) => c,
+        },
+        tokens_reasoning: u64_field(usage, "reasoning_output_tokens"),
+        ..Usage::default()
+    }
+}
+
+/// What a running total grew by since the previous one (all of it for the first).
+fn growth(total: Usage, previous: Option<Usage>) -> Usage {
+    let less =
+        |now: Option<u64>, before: Option<u64>| now.map(|n| n.saturating_sub(before.unwrap_or(0)));
+    let before = previous.unwrap_or_default();
+    Usage {
+        tokens_in: less(total.tokens_in, before.tokens_in),
+        tokens_out: less(total.tokens_out, before.tokens_out),
+        tokens_cached: less(total.tokens_cached, before.tokens_cached),
+        tokens_reasoning: less(total.tokens_reasoning, before.tokens_reasoning),
+        ..Usage::default()
+    }
 }

@@ -72,6 +72,9 @@ pub(super) struct Payload<'a> {
     // Events.
     #[serde(borrow)]
     pub info: Option<&'a RawValue>,
+    /// `turn.completed` events of some versions: the turn's tokens.
+    #[serde(borrow)]
+    pub usage: Option<&'a RawValue>,
     #[serde(borrow)]
     pub message: Str<'a>,
     #[serde(borrow)]

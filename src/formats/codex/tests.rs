@@ -164,14 +164,18 @@ fn replies_compaction_and_local_shell() {
         r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Adding lib.rs."}]}}"#,
         "\n",
     ));
-    assert_eq!(t.steps.len(), 3);
+    assert_eq!(t.steps.len(), 4);
     assert_eq!(t.steps[0].tool.as_deref(), Some("local_shell"));
     assert_eq!(t.steps[0].action, "ls src");
     assert_eq!(t.steps[0].observation, "main.rs\n");
     assert_eq!(t.steps[1].observation, "Thanks, now add lib.rs");
-    let ctx = t.steps[2].context_messages(&t.messages);
+    // The compaction is a step of its own, holding the summary that replaced the history.
+    assert_eq!(t.steps[2].kind, crate::model::StepKind::Compaction);
+    assert_eq!(t.steps[2].user, "User asked about src; it holds main.rs.");
+    let ctx = t.steps[3].context_messages(&t.messages);
     assert_eq!(ctx.len(), 1);
     assert_eq!(ctx[0].content, "User asked about src; it holds main.rs.");
+    assert!(ctx[0].compaction);
     assert_eq!(t.exit_status, None);
 }
 

@@ -145,6 +145,8 @@ pub fn call_usage(usage: &Value) -> Usage {
         cost: f64_field(usage, "total_cost"),
         tokens_in: u64_field(usage, "input_tokens"),
         tokens_out: u64_field(usage, "output_tokens"),
+        tokens_cached: u64_field(usage, "input_tokens_cache_read"),
+        tokens_reasoning: u64_field(usage, "reasoning_tokens"),
         api_calls: None,
     }
 }

@@ -195,7 +195,6 @@ impl Builder<'_> {
             }
             return;
         };
-        let text = event.content.0.as_str();
         let for_model = event.observation_for_model();
         let Some(step) = self.t.steps.get_mut(index) else {
             return;
@@ -207,7 +206,9 @@ impl Builder<'_> {
         } else {
             step.observation.push('\n');
         }
-        step.observation.push_str(text);
+        // As the model read it: OpenHands frames command output with a prefix and suffix
+        // (`[The command has no new output after 30 seconds…]`) that rules must see.
+        step.observation.push_str(&for_model);
         if step.exit_code.is_none() {
             step.exit_code = event.exit_code();
         }

@@ -28,6 +28,14 @@ struct Instance {
     test_result: Value,
     /// The benchmark's record of the task (`problem_statement`, `instance_id`, …).
     instance: Value,
+    /// The resolver's output (`openhands.resolver`): the GitHub issue it worked on, the
+    /// patch, and its own verdict.
+    issue: Value,
+    git_patch: Option<Text>,
+    success: Option<bool>,
+    result_explanation: Option<Text>,
+    /// Older resolver versions' name for `result_explanation`.
+    success_explanation: Option<Text>,
 }
 
 /// Every instance of an `output.jsonl`, in file order. A line that is not an instance is
@@ -130,11 +138,20 @@ pub fn single(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 /// gets an empty id, for the caller to name after its place in the file.
 fn trajectory(path: &Path, instance: Instance, in_lines: bool) -> Trajectory {
     let mut t = Trajectory::new(path, Format::OpenHands);
-    t.format_detail = Some("eval output".into());
+    let resolver = instance.issue.is_object();
+    t.format_detail = Some(
+        if resolver {
+            "resolver output"
+        } else {
+            "eval output"
+        }
+        .into(),
+    );
     let id = instance
         .instance_id
         .map(|t| t.0)
         .or_else(|| str_field(&instance.instance, "instance_id").map(String::from))
+        .or_else(|| issue_id(&instance.issue))
         .filter(|id| !id.is_empty());
     if let Some(id) = id {
         t.instance_id = id;
@@ -154,14 +171,26 @@ fn trajectory(path: &Path, instance: Instance, in_lines: bool) -> Trajectory {
         .or_else(|| {
             str_field(&instance.instance, "problem_statement").map(|s| s.trim().to_string())
         })
+        .or_else(|| issue_text(&instance.issue))
         .filter(|task| !task.is_empty());
     t.submission = str_field(&instance.test_result, "git_patch")
+        .or(instance.git_patch.as_ref().map(|p| p.0.as_str()))
         .filter(|p| !p.trim().is_empty())
         .map(String::from);
     t.resolved = instance
         .test_result
         .pointer("/report/resolved")
-        .and_then(Value::as_bool);
+        .and_then(Value::as_bool)
+        // The resolver's own verdict: an LLM's reading of the history, not a test run.
+        .or(instance.success);
+    if let Some(why) = instance
+        .result_explanation
+        .or(instance.success_explanation)
+        .filter(|w| !w.0.trim().is_empty())
+    {
+        t.warnings
+            .push(format!("resolver's explanation: {}", why.0.trim()));
+    }
     t.usage = usage(&instance.metrics);
 
     let (events, skipped) = flatten(instance.history);
@@ -174,6 +203,11 @@ fn trajectory(path: &Path, instance: Instance, in_lines: bool) -> Trajectory {
             .push(format!("{skipped} history item(s) are not events; skipped"));
     }
     history::build(&mut t, events);
+    if t.exit_status.is_none()
+        && let Some(success) = instance.success
+    {
+        t.exit_status = Some(if success { "success" } else { "failure" }.into());
+    }
 
     if let Some(error) = error_text(&instance.error) {
         t.exit_status = Some(status_of_error(&error).to_string());
@@ -181,6 +215,27 @@ fn trajectory(path: &Path, instance: Instance, in_lines: bool) -> Trajectory {
             .push(format!("OpenHands reported an error: {error}"));
     }
     t
+}
+
+/// `owner__repo-number` for a resolver's GitHub issue, as SWE-bench names its instances.
+fn issue_id(issue: &Value) -> Option<String> {
+    let number = issue.get("number")?.as_u64()?;
+    let owner = str_field(issue, "owner")?;
+    let repo = str_field(issue, "repo")?;
+    Some(format!("{owner}__{repo}-{number}"))
+}
+
+/// A resolver's issue as a task: its title, then its body.
+fn issue_text(issue: &Value) -> Option<String> {
+    let title = str_field(issue, "title").unwrap_or("").trim();
+    let body = str_field(issue, "body").unwrap_or("").trim();
+    let text = [title, body]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    (!text.is_empty()).then_some(text)
 }
 
 /// The instance's totals. A cost of 0 with no recorded costs means the price was unknown
@@ -205,6 +260,7 @@ fn usage(metrics: &Value) -> Usage {
         tokens_in: has_tokens.then_some(total.tokens_in),
         tokens_out: has_tokens.then_some(total.tokens_out),
         api_calls: (api_calls > 0).then_some(api_calls as u64),
+        ..Usage::default()
     }
 }
 

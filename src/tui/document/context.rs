@@ -70,6 +70,14 @@ pub fn write(
             break;
         }
         w.blank();
+        if message.compaction {
+            w.rule(
+                "── COMPACTED ──",
+                "the messages before this one were replaced by this summary",
+                theme.style(Role::SectionTitle),
+                meta,
+            );
+        }
         let role_style = theme.style(match message.role {
             MessageRole::System => Role::RoleSystem,
             MessageRole::User => Role::RoleUser,

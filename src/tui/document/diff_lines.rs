@@ -13,15 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 /// The `---`/`+++` labels of a file's diff, as `git diff` writes them.
 pub fn labels(d: &FileDiff) -> (String, String) {
-    match d.change {
-        FileChange::Created => ("/dev/null".into(), format!("b/{}", d.path)),
-        FileChange::Deleted => (format!("a/{}", d.path), "/dev/null".into()),
-        FileChange::Renamed => (
-            format!("a/{}", d.old_path.as_deref().unwrap_or(&d.path)),
-            format!("b/{}", d.path),
-        ),
-        FileChange::Modified => (format!("a/{}", d.path), format!("b/{}", d.path)),
-    }
+    d.labels()
 }
 
 /// The language of a file, from its extension, for highlighting context lines.

@@ -4,7 +4,7 @@
 use super::highlight::Highlighter;
 use super::lang::{Lang, action_lang, observation_lang};
 use super::{Mode, Writer, cancelled};
-use crate::model::{Step, Trajectory};
+use crate::model::{Step, StepKind, Trajectory};
 use crate::text::{head, sanitise};
 use crate::tui::search::Field;
 use crate::tui::theme::{Role, Theme};
@@ -26,6 +26,22 @@ pub fn write(
     cancel: &AtomicBool,
 ) -> Option<()> {
     facts(w, trajectory, step, theme);
+    if let Some(log) = &step.subagent {
+        w.spans(vec![
+            Span::styled("sub-agent log ", theme.style(Role::SectionMeta)),
+            Span::styled(
+                sanitise(&log.display().to_string()).into_owned(),
+                theme.style(Role::Text),
+            ),
+            Span::styled(
+                " (follow_subagent opens it)",
+                theme.style(Role::SectionMeta),
+            ),
+        ]);
+    }
+    if step.kind != StepKind::Agent {
+        return user(w, step, theme);
+    }
     let thought = Field::Thought.text(step);
     if !thought.trim().is_empty() {
         w.blank();
@@ -99,6 +115,31 @@ pub fn write(
     )
 }
 
+/// A person's message (USER), or the summary a compaction left (COMPACTED), as written.
+fn user(w: &mut Writer, step: &Step, theme: &Theme) -> Option<()> {
+    let (title, detail) = match step.kind {
+        StepKind::Compaction => ("COMPACTED", "earlier context replaced by this summary"),
+        _ => ("USER", ""),
+    };
+    w.blank();
+    w.rule(
+        title,
+        detail,
+        theme.style(Role::SectionTitle),
+        theme.style(Role::SectionMeta),
+    );
+    w.begin_field(Field::User);
+    let text = Field::User.text(step);
+    if text.trim().is_empty() {
+        w.text("(no summary in the log)", theme.style(Role::Dim));
+    }
+    for (i, line) in text.lines().enumerate() {
+        w.source_line(i);
+        w.text(line, theme.style(Role::Text));
+    }
+    Some(())
+}
+
 /// `Step 5/40 · bash · ✗ error · exit 1 · 1.23s · 1,204 → 88 tokens · $0.0123`.
 fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
     let meta = theme.style(Role::SectionMeta);
@@ -115,9 +156,12 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
         spans.push(sep());
         spans.push(Span::styled(agent.clone(), theme.style(Role::StepAgent)));
     }
-    if let Some(tool) = &step.tool {
+    if step.kind != StepKind::Agent || step.tool.is_some() {
         spans.push(sep());
-        spans.push(Span::styled(tool.clone(), theme.style(Role::StepTool)));
+        spans.push(Span::styled(
+            step.tool_name().to_string(),
+            theme.style(Role::StepTool),
+        ));
     }
     if step.is_error() {
         spans.push(sep());

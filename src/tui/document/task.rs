@@ -63,8 +63,27 @@ pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
             format!("{} in · {} out", n(usage.tokens_in), n(usage.tokens_out)),
         ));
     }
+    if usage.tokens_cached.is_some() || usage.tokens_reasoning.is_some() {
+        let n = |t: Option<u64>| t.map_or("-".into(), units::count);
+        rows.push((
+            "of which",
+            format!(
+                "{} cached in · {} reasoning out",
+                n(usage.tokens_cached),
+                n(usage.tokens_reasoning)
+            ),
+        ));
+    }
     if let Some(calls) = usage.api_calls {
         rows.push(("model calls", units::count(calls)));
+    }
+    if !trajectory.subagent_usage.is_empty() {
+        let mut all = usage;
+        all.add(&trajectory.subagent_usage);
+        rows.push(("+sub-agents", usage_line(&all)));
+    }
+    if let Some(parent) = &trajectory.parent {
+        rows.push(("sub-agent of", parent.display().to_string()));
     }
     if let Some(fork) = &trajectory.fork {
         rows.push((
@@ -80,5 +99,15 @@ pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
             Span::styled(format!("{label:<12}"), meta),
             Span::styled(sanitise(&value).into_owned(), theme.style(Role::Text)),
         ]);
+    }
+}
+
+/// `$0.12 · 1,204 in · 88 out`: a total with sub-agents, on one row.
+fn usage_line(usage: &crate::model::Usage) -> String {
+    let n = |t: Option<u64>| t.map_or("-".into(), units::count);
+    let tokens = format!("{} in · {} out", n(usage.tokens_in), n(usage.tokens_out));
+    match usage.cost {
+        Some(cost) => format!("{} · {tokens}", units::cost(cost)),
+        None => tokens,
     }
 }

@@ -551,6 +551,7 @@ mod tests {
             error_steps: 0,
             warnings: Vec::new(),
             fork_of: None,
+            parent: None,
         }
     }
 

@@ -86,6 +86,8 @@ pub struct TrajectoryState {
     pub pending_step: Option<usize>,
     /// Scroll to this search hit once its document is built.
     pub pending_hit: Option<usize>,
+    /// Select the step that started this sub-agent's log once loaded.
+    pub pending_subagent: Option<PathBuf>,
     /// Its diffs, computed once off the UI thread by the first diff page built.
     pub analysis: AnalysisCell,
     /// The screen it was opened from, where going back leads (kept across next/previous
@@ -111,6 +113,7 @@ impl TrajectoryState {
             unfolded: HashSet::new(),
             pending_step: None,
             pending_hit: None,
+            pending_subagent: None,
             analysis: AnalysisCell::default(),
             back: super::Screen::Run,
         }

@@ -32,6 +32,7 @@ pub fn summary(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> Tra
         error_steps: 1,
         warnings: Vec::new(),
         fork_of: None,
+        parent: None,
     }
 }
 

@@ -117,6 +117,15 @@ pub fn loaded(
     {
         t.select(position);
     }
+    if let Some(child) = t.pending_subagent.take()
+        && let Some(step) = trajectory
+            .steps
+            .iter()
+            .find(|s| s.subagent.as_ref() == Some(&child))
+        && let Some(position) = t.position_of(step.index)
+    {
+        t.select(position);
+    }
     if let Some(query) = state.search.query.clone() {
         search::run(state, query, id, trajectory, fx);
     }
@@ -172,6 +181,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 }
             }
         }
+        Action::FollowSubagent => super::subagent::follow(state, fx),
         Action::Search => prompt::open(state, PromptKind::Search),
         Action::NextHit => search::advance(state, true),
         Action::PreviousHit => search::advance(state, false),

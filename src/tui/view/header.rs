@@ -82,6 +82,21 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
             meta,
         ));
     }
+    if !trajectory.subagent_usage.is_empty() {
+        let mut all = usage;
+        all.add(&trajectory.subagent_usage);
+        let tokens = all.tokens_in.unwrap_or(0) + all.tokens_out.unwrap_or(0);
+        let mut text = format!("{} tokens with sub-agents", units::short(tokens));
+        if let Some(cost) = all.cost {
+            text = format!("{} · {text}", units::cost(cost));
+        }
+        second.push(sep());
+        second.push(Span::styled(text, meta));
+    }
+    if trajectory.parent.is_some() {
+        second.push(sep());
+        second.push(Span::styled("sub-agent", theme.style(Role::StepAgent)));
+    }
     let task = trajectory
         .task
         .as_deref()
