@@ -159,13 +159,28 @@ fn fixture(name: &str) -> PathBuf {
 /// (steps, trajectories) per rule of `pack` over `paths`, from `stats --json`.
 fn counts(pack: &str, paths: &[PathBuf]) -> BTreeMap<String, (u64, u64)> {
     let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .args(["stats", "--one-run", "--json", "--no-cache", "--only-rules", pack])
+        .args([
+            "stats",
+            "--one-run",
+            "--json",
+            "--no-cache",
+            "--only-rules",
+            pack,
+        ])
         .args(paths)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["rule_errors"].as_array().map_or(0, Vec::len), 0, "{json:#}");
+    assert_eq!(
+        json["rule_errors"].as_array().map_or(0, Vec::len),
+        0,
+        "{json:#}"
+    );
     json["rules"]
         .as_array()
         .unwrap()
@@ -258,7 +273,10 @@ fn sniffly_categories_match_the_original_on_the_corpus() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "jsonl" || e == "json") {
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "jsonl" || e == "json")
+            {
                 files.push(path);
             }
         }
@@ -325,7 +343,11 @@ fn a_pack_adds_to_the_defaults_by_name() {
         .arg(fixture("failure_modes.traj"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: Vec<&str> = json["rules"]
         .as_array()
@@ -343,5 +365,8 @@ fn a_pack_adds_to_the_defaults_by_name() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(origin.starts_with("pack:swe-bench-pro-failure-modes:"), "{origin}");
+    assert!(
+        origin.starts_with("pack:swe-bench-pro-failure-modes:"),
+        "{origin}"
+    );
 }

@@ -223,8 +223,12 @@ mod tests {
 
     fn classifier(text: &str) -> Result<Classifier, (Option<String>, String)> {
         let table: toml::Table = toml::from_str(text).unwrap();
-        let toml::Value::Array(list) = &table["classifier"] else { panic!() };
-        let toml::Value::Table(first) = &list[0] else { panic!() };
+        let toml::Value::Array(list) = &table["classifier"] else {
+            panic!()
+        };
+        let toml::Value::Table(first) = &list[0] else {
+            panic!()
+        };
         parse(
             first,
             Origin {
@@ -276,8 +280,16 @@ mode = "other"
             "a branch with no matching case ends with no mode"
         );
         assert_eq!(mode(&c, "ls", "x: not found"), Some("not_found"));
-        assert_eq!(mode(&c, "ls", "stop: not found"), None, "a case without a mode stops");
-        assert_eq!(mode(&c, "ls", "fine"), Some("other"), "a case without `when` always holds");
+        assert_eq!(
+            mode(&c, "ls", "stop: not found"),
+            None,
+            "a case without a mode stops"
+        );
+        assert_eq!(
+            mode(&c, "ls", "fine"),
+            Some("other"),
+            "a case without `when` always holds"
+        );
         assert_eq!(mode(&c, "ls", ""), None, "outside the classifier's `when`");
     }
 
@@ -289,12 +301,21 @@ mode = "other"
             "[[classifier]]\nname = \"c\"\n[[classifier.case]]\nmode = \"m\"\n[[classifier.case.case]]\nmode = \"n\"\n",
         )
         .unwrap_err();
-        assert!(both.1.contains("case 1: a case names a `mode` or holds"), "{}", both.1);
+        assert!(
+            both.1.contains("case 1: a case names a `mode` or holds"),
+            "{}",
+            both.1
+        );
         let deep = classifier(
             "[[classifier]]\nname = \"c\"\n[[classifier.case]]\n[[classifier.case.case]]\nwhen = { field = \"x\", contains = \"y\" }\nmode = \"n\"\n",
         )
         .unwrap_err();
-        assert!(deep.1.contains("`case 1.case 1.when.field`: unknown field `x`"), "{}", deep.1);
+        assert!(
+            deep.1
+                .contains("`case 1.case 1.when.field`: unknown field `x`"),
+            "{}",
+            deep.1
+        );
         assert_eq!(deep.0.as_deref(), Some("c"));
     }
 }

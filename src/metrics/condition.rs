@@ -143,9 +143,7 @@ impl Condition {
             Condition::Not(inner) => !inner.holds(texts),
             Condition::Text(test) => test.holds(texts),
             Condition::Failed(wanted) => texts.step().failed == *wanted,
-            Condition::Tool(tools) => tool_calls_of(texts.step())
-                .iter()
-                .any(|t| tools.accepts(t)),
+            Condition::Tool(tools) => tool_calls_of(texts.step()).iter().any(|t| tools.accepts(t)),
         }
     }
 }
@@ -275,18 +273,30 @@ mod tests {
         let s = step("  bash -lc \"ls\"}  \nmore", "ééé\nabc tail");
         let mut t = text(Field::Observation, TextOp::Contains(vec!["é".into()]));
         t.window = Some(Window::Last(9));
-        assert!(!holds(t.clone(), &s), "the last 9 characters are `\\nabc tail`");
+        assert!(
+            !holds(t.clone(), &s),
+            "the last 9 characters are `\\nabc tail`"
+        );
         t.window = Some(Window::Last(10));
         assert!(holds(t.clone(), &s));
         t.window = Some(Window::First(1));
-        assert!(holds(t.clone(), &s), "a window of one character holds a 2-byte é");
+        assert!(
+            holds(t.clone(), &s),
+            "a window of one character holds a 2-byte é"
+        );
         let mut brace = text(Field::Action, TextOp::Suffix(vec!["}".into()]));
         brace.window = Some(Window::FirstLine);
         assert!(!holds(brace.clone(), &s), "the first line ends in spaces");
         brace.trim = Some(Trim::End);
-        assert!(!holds(brace.clone(), &s), "trimming the end leaves `more` last");
+        assert!(
+            !holds(brace.clone(), &s),
+            "trimming the end leaves `more` last"
+        );
         let one_line = step("  bash -lc \"ls\"}  \n \u{1c}", "");
-        assert!(holds(brace, &one_line), "U+001C is whitespace to Python's strip");
+        assert!(
+            holds(brace, &one_line),
+            "U+001C is whitespace to Python's strip"
+        );
     }
 
     #[test]
@@ -332,7 +342,10 @@ mod tests {
         assert!(!Condition::Failed(true).holds(&mut StepTexts::new(&s)));
         s.failed = true;
         s.tool = Some("python".into());
-        let any = Condition::Any(vec![Condition::Failed(false), Condition::Tool(ToolCondition::Any)]);
+        let any = Condition::Any(vec![
+            Condition::Failed(false),
+            Condition::Tool(ToolCondition::Any),
+        ]);
         assert!(any.holds(&mut StepTexts::new(&s)));
         let anywhere = Condition::Text(text(Field::Any, TextOp::Contains(vec!["x.py".into()])));
         assert!(anywhere.holds(&mut StepTexts::new(&s)));

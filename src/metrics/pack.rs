@@ -140,7 +140,11 @@ mod tests {
                     Entry::Disable { .. } => None,
                 })
                 .collect();
-            assert!(rules.iter().all(|r| !r.description.is_empty()), "{}", pack.name);
+            assert!(
+                rules.iter().all(|r| !r.description.is_empty()),
+                "{}",
+                pack.name
+            );
             let (_, errors) = Matcher::new(rules);
             assert!(errors.is_empty(), "{}: {errors:#?}", pack.name);
             let info = pack.info();

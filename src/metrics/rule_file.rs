@@ -51,7 +51,14 @@ const KEYS: &[&str] = &[
 
 /// The keys a mode of a classifier may hold besides `classifier`: what it counts is decided
 /// by the classifier alone.
-const MODE_KEYS: &[&str] = &["name", "description", "classifier", "hidden", "alert", "enabled"];
+const MODE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "classifier",
+    "hidden",
+    "alert",
+    "enabled",
+];
 
 /// One entry of a rule file: a rule, or `enabled = false` switching off a rule of the same
 /// name defined earlier (a default, say).

@@ -4,9 +4,9 @@
 //! `--only-rules` files replace the defaults and the user's file. Wherever a file is
 //! accepted, the name of a built-in pack ([`super::pack`]) is too.
 
+use super::pack;
 use super::rule::Rule;
 use super::rule_error::RuleError;
-use super::pack;
 use super::rule_file::{self, DEFAULT_RULES, DEFAULT_RULES_NAME, Entry};
 use std::path::{Path, PathBuf};
 
@@ -186,14 +186,19 @@ mod tests {
         assert!(packed.errors.is_empty(), "{:?}", packed.errors);
         assert_eq!(names(&packed)[0], "apply_patch_cmd_not_found");
         assert_eq!(names(&packed).last(), Some(&"mine"));
-        assert_eq!(packed.rules[0].origin.file, "pack:swe-bench-pro-failure-modes");
+        assert_eq!(
+            packed.rules[0].origin.file,
+            "pack:swe-bench-pro-failure-modes"
+        );
         let typo = RuleSet::load(&RuleOptions {
             only: vec!["swe-bench-pro".into()],
             ..RuleOptions::default()
         });
         assert!(typo.rules.is_empty());
         assert!(
-            typo.errors[0].to_string().contains("nor is it a built-in pack: default, swe-bench-pro-failure-modes"),
+            typo.errors[0]
+                .to_string()
+                .contains("nor is it a built-in pack: default, swe-bench-pro-failure-modes"),
             "{}",
             typo.errors[0]
         );

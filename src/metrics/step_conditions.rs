@@ -130,7 +130,11 @@ description = "y"
         let found = m.scan(&t);
         let id = |name: &str| m.id(name).unwrap();
         let column = |name: &str| (1..=4).map(|s| found.get(s, id(name))).collect::<Vec<_>>();
-        assert_eq!(column("error_in_test_run"), vec![2, 0, 0, 0], "occurrences still count");
+        assert_eq!(
+            column("error_in_test_run"),
+            vec![2, 0, 0, 0],
+            "occurrences still count"
+        );
         assert_eq!(column("twice_not_found"), vec![0, 0, 1, 0]);
         assert_eq!(column("missing"), vec![0, 0, 1, 0]);
         assert_eq!(
@@ -140,11 +144,17 @@ description = "y"
         );
 
         // Switching one mode off leaves the other's counts as they were.
-        set.add_text("[[rule]]\nname = \"missing\"\nenabled = false\n", "off.toml");
+        set.add_text(
+            "[[rule]]\nname = \"missing\"\nenabled = false\n",
+            "off.toml",
+        );
         let (m, _) = Matcher::new(set.rules);
         let found = m.scan(&t);
         let error = m.id("error").unwrap();
-        assert_eq!((1..=4).map(|s| found.get(s, error)).collect::<Vec<_>>(), vec![1, 1, 0, 0]);
+        assert_eq!(
+            (1..=4).map(|s| found.get(s, error)).collect::<Vec<_>>(),
+            vec![1, 1, 0, 0]
+        );
     }
 
     #[test]
@@ -156,9 +166,25 @@ description = "y"
         );
         let shown: Vec<String> = set.errors.iter().map(|e| e.to_string()).collect();
         assert_eq!(shown.len(), 4, "{shown:#?}");
-        assert!(shown[0].starts_with("k.toml:14: rule `c`: classifier `k` never gives the mode `c`"), "{}", shown[0]);
-        assert!(shown[1].contains("no `[[classifier]]` named `nope`"), "{}", shown[1]);
-        assert!(shown[2].contains("`pattern` does not apply to a mode"), "{}", shown[2]);
-        assert!(shown[3].starts_with("k.toml:1: rule `k`: classifier: mode `b` has no `[[rule]]`"), "{}", shown[3]);
+        assert!(
+            shown[0].starts_with("k.toml:14: rule `c`: classifier `k` never gives the mode `c`"),
+            "{}",
+            shown[0]
+        );
+        assert!(
+            shown[1].contains("no `[[classifier]]` named `nope`"),
+            "{}",
+            shown[1]
+        );
+        assert!(
+            shown[2].contains("`pattern` does not apply to a mode"),
+            "{}",
+            shown[2]
+        );
+        assert!(
+            shown[3].starts_with("k.toml:1: rule `k`: classifier: mode `b` has no `[[rule]]`"),
+            "{}",
+            shown[3]
+        );
     }
 }

@@ -118,7 +118,10 @@ fn text_test(table: &toml::Table, at: &str) -> Result<TextTest, String> {
                 .chain([Field::Any].iter())
                 .map(|f| f.name())
                 .collect();
-            format!("`{at}.field`: unknown field `{name}` (one of {})", known.join(", "))
+            format!(
+                "`{at}.field`: unknown field `{name}` (one of {})",
+                known.join(", ")
+            )
         })?,
         Some(other) => {
             return Err(format!(
@@ -146,14 +149,15 @@ fn text_test(table: &toml::Table, at: &str) -> Result<TextTest, String> {
         }
     };
     let ignore_case = flag("ignore_case")?;
-    let ops: Vec<&str> = OPS.iter().copied().filter(|k| table.contains_key(*k)).collect();
+    let ops: Vec<&str> = OPS
+        .iter()
+        .copied()
+        .filter(|k| table.contains_key(*k))
+        .collect();
     let op = match ops.as_slice() {
         [one] => *one,
         [] => {
-            return Err(format!(
-                "`{at}`: a test needs one of {}",
-                OPS.join(", ")
-            ));
+            return Err(format!("`{at}`: a test needs one of {}", OPS.join(", ")));
         }
         many => {
             return Err(format!(
@@ -181,8 +185,15 @@ fn text_test(table: &toml::Table, at: &str) -> Result<TextTest, String> {
                 let flags = if ignore_case { "(?mi)" } else { "(?m)" };
                 let regex = Regex::new(&format!("{flags}{source}")).map_err(|err| {
                     let last = err.to_string();
-                    let last = last.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
-                    format!("`{here}`: invalid regex: {}", last.trim().trim_start_matches("error: "))
+                    let last = last
+                        .lines()
+                        .rev()
+                        .find(|l| !l.trim().is_empty())
+                        .unwrap_or("");
+                    format!(
+                        "`{here}`: invalid regex: {}",
+                        last.trim().trim_start_matches("error: ")
+                    )
                 })?;
                 TextOp::Regex(Pattern(regex))
             }
@@ -269,9 +280,13 @@ mod tests {
             "when = { any = [ { field = \"action\", trim = \"start\", prefix = [\"applypatch\", \"apply_patch\"], ignore_case = true },\n { not = { failed = true } } ] }",
         )
         .unwrap();
-        let Condition::Any(items) = c else { panic!("not any") };
+        let Condition::Any(items) = c else {
+            panic!("not any")
+        };
         assert_eq!(items.len(), 2);
-        let Condition::Text(t) = &items[0] else { panic!() };
+        let Condition::Text(t) = &items[0] else {
+            panic!()
+        };
         assert_eq!(t.field, Field::Action);
         assert_eq!(t.trim, Some(Trim::Start));
         assert!(t.ignore_case);
@@ -281,24 +296,55 @@ mod tests {
         );
         assert_eq!(items[1], Condition::Not(Box::new(Condition::Failed(true))));
         let list = read("when = [ { tool = \"*\" }, { field = \"observation\", last = 1500, regex = '^Traceback' } ]").unwrap();
-        let Condition::All(items) = list else { panic!() };
+        let Condition::All(items) = list else {
+            panic!()
+        };
         assert_eq!(items[0], Condition::Tool(ToolCondition::Any));
-        let Condition::Text(t) = &items[1] else { panic!() };
+        let Condition::Text(t) = &items[1] else {
+            panic!()
+        };
         assert_eq!(t.window, Some(Window::Last(1500)));
     }
 
     #[test]
     fn mistakes_say_where() {
         let cases = [
-            ("when = { field = \"stdout\", contains = \"x\" }", "`when.field`: unknown field `stdout`"),
-            ("when = { field = \"action\" }", "`when`: a test needs one of contains"),
-            ("when = { field = \"action\", contains = \"x\", prefix = \"y\" }", "one test per table, not contains and prefix"),
-            ("when = { any = [ { field = \"action\", contans = \"x\" } ] }", "`when.any[1]`: unknown key `contans`"),
-            ("when = { field = \"action\", regex = \"(\" }", "`when.regex`: invalid regex"),
-            ("when = { field = \"action\", prefix = \"x\", at_least = 2 }", "only works with `contains` or `regex`"),
-            ("when = { field = \"action\", contains = \"x\", first = 2, last = 3 }", "one window per test"),
-            ("when = { failed = true, field = \"action\" }", "`failed` stands alone"),
-            ("when = { field = \"action\", contains = \"\" }", "non-empty string"),
+            (
+                "when = { field = \"stdout\", contains = \"x\" }",
+                "`when.field`: unknown field `stdout`",
+            ),
+            (
+                "when = { field = \"action\" }",
+                "`when`: a test needs one of contains",
+            ),
+            (
+                "when = { field = \"action\", contains = \"x\", prefix = \"y\" }",
+                "one test per table, not contains and prefix",
+            ),
+            (
+                "when = { any = [ { field = \"action\", contans = \"x\" } ] }",
+                "`when.any[1]`: unknown key `contans`",
+            ),
+            (
+                "when = { field = \"action\", regex = \"(\" }",
+                "`when.regex`: invalid regex",
+            ),
+            (
+                "when = { field = \"action\", prefix = \"x\", at_least = 2 }",
+                "only works with `contains` or `regex`",
+            ),
+            (
+                "when = { field = \"action\", contains = \"x\", first = 2, last = 3 }",
+                "one window per test",
+            ),
+            (
+                "when = { failed = true, field = \"action\" }",
+                "`failed` stands alone",
+            ),
+            (
+                "when = { field = \"action\", contains = \"\" }",
+                "non-empty string",
+            ),
             ("when = \"x\"", "must be a table"),
         ];
         for (text, wanted) in cases {
