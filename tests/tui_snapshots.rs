@@ -27,7 +27,9 @@ fn run_view() {
         |_| {},
         |text| {
             assert!(
-                text.contains("3 trajectories · resolved 1/3 (33%) · cost $2.47 · mean 4.3 steps"),
+                text.contains(
+                    "3 trajectories · resolved 1/3 (33%) · from results.json · cost $2.47"
+                ),
                 "{text}"
             );
             assert!(text.contains("1 file could not be read · ! lists"));

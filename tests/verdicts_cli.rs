@@ -158,12 +158,15 @@ fn named_results_come_first_everywhere() {
             "stats",
             &trajs.display().to_string(),
             "--json",
+            "--by-trajectory",
             "--results",
             &named_arg,
         ],
         dir.path(),
     ));
-    assert_eq!(stats["outcomes"]["resolved"], json!(1), "{stats}");
+    let by = stats["by_trajectory"].as_array().unwrap();
+    let b = by.iter().find(|t| t["instance_id"] == "b").unwrap();
+    assert_eq!(b["resolved"], json!(true), "{stats}");
 
     // A trajectory is not a results file: an error naming it, before anything is read.
     let wrong = trajscope(
