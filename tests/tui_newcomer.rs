@@ -21,7 +21,7 @@ fn help_wraps_at_80_columns() {
     insta::assert_snapshot!("help_wrapped_80x24", text);
     // The whole sentence is there, over two lines, not cut at the border.
     assert!(text.contains("compare the marked trajectory"), "{text}");
-    assert!(text.contains("fork with its original)"), "{text}");
+    assert!(text.contains("with its original)"), "{text}");
     let mut h = tui::open(80, 24);
     keys(&mut h, "?G");
     let text = h.text();

@@ -128,7 +128,7 @@ fn summary(run: &RunState, theme: &Theme, width: usize) -> Line<'static> {
     let t = &run.totals;
     let meta = theme.style(Role::RunSummary);
     let mut spans = Vec::new();
-    let shown = if t.shown == run.rows.len() {
+    let shown = if t.shown == run.rows.len() && run.applied.is_empty() {
         format!(" {} trajectories", t.shown)
     } else {
         format!(
@@ -150,6 +150,8 @@ fn summary(run: &RunState, theme: &Theme, width: usize) -> Line<'static> {
             format!(" · from {}", verdict_files(run)),
             meta,
         ));
+    } else if run.rows.iter().any(|r| r.resolved.is_some()) {
+        spans.push(Span::styled(" · no verdict among these", meta));
     } else if run.results.sources.iter().any(|s| !s.verdicts.is_empty()) {
         let n = run
             .results
