@@ -27,7 +27,9 @@ fn run_view() {
         |_| {},
         |text| {
             assert!(
-                text.contains("3 trajectories · resolved 1/3 (33%) · cost $2.47 · mean 4.3 steps"),
+                text.contains(
+                    "3 trajectories · resolved 1/3 (33%) · from results.json · cost $2.47"
+                ),
                 "{text}"
             );
             assert!(text.contains("1 file could not be read · ! lists"));
@@ -44,11 +46,11 @@ fn run_view_sorted_by_cost_and_filtered() {
     // `s` five times: instance → format → steps → exit → resolved → cost (biggest first).
     both_sizes(
         "run_sorted_filtered",
-        |h| keys(h, "sssss/submitted<CR>"),
+        |h| keys(h, "sssss/exit:submitted<CR>"),
         |text| {
             assert!(text.contains("cost▼"), "{text}");
             assert!(
-                text.contains("2 of 3 trajectories (filter: submitted)"),
+                text.contains("2 of 3 trajectories (filter: exit:submitted)"),
                 "{text}"
             );
             let astropy = text.find("astropy__astropy-12907").unwrap();

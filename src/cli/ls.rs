@@ -31,7 +31,7 @@ pub struct Args {
     pub results: super::results::ResultsArg,
     /// Only the trajectories matching EXPR (the run filter's terms: `resolved:yes`,
     /// `steps>30`, `-exit:submitted`, … ; see docs/tui.md).
-    #[arg(long, value_name = "EXPR")]
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     pub filter: Option<String>,
 }
 

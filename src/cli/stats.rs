@@ -81,7 +81,7 @@ pub struct Args {
     pub results: super::results::ResultsArg,
     /// Count only the trajectories matching EXPR (the run filter's terms: `resolved:no`,
     /// `steps>30`, `rule:NAME`, … ; see docs/tui.md).
-    #[arg(long, value_name = "EXPR")]
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     pub filter: Option<String>,
 }
 

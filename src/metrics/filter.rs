@@ -110,6 +110,22 @@ impl RunFilter {
         Ok(RunFilter { terms })
     }
 
+    /// Like [`RunFilter::parse`], keeping the terms that parse: the app filters by them
+    /// while the user fixes the first term that does not (returned with it).
+    pub fn parse_lenient(text: &str, rules: Option<&[&str]>) -> (RunFilter, Option<FilterError>) {
+        let mut terms = Vec::new();
+        let mut first_error = None;
+        for word in text.split_whitespace() {
+            match Term::parse(word, rules) {
+                Ok(term) => terms.push(term),
+                Err(err) => {
+                    first_error.get_or_insert(err);
+                }
+            }
+        }
+        (RunFilter { terms }, first_error)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
@@ -311,6 +327,14 @@ mod tests {
         assert!(pass("rule:syntax-error -rule:timeout", &r));
         let err = RunFilter::parse("rule:nope", Some(&["syntax-error"])).unwrap_err();
         assert!(err.to_string().contains("nope"), "{err}");
+    }
+
+    #[test]
+    fn a_lenient_parse_keeps_the_good_terms() {
+        let (filter, error) = RunFilter::parse_lenient("resolved:no steps>x", None);
+        assert_eq!(error.unwrap().term, "steps>x");
+        assert!(filter.matches(&row(Some(false), None)));
+        assert!(!filter.matches(&row(Some(true), None)));
     }
 
     #[test]

@@ -52,7 +52,7 @@ actions! {
     Bottom => "bottom", "last row";
     Open => "open", "open the selected item";
 
-    Filter => "filter", "filter the table by text";
+    Filter => "filter", "filter the table (terms at the end of this screen)";
     ClearFilter => "clear_filter", "clear the filter";
     SortNext => "sort_next", "sort by the next column";
     SortPrevious => "sort_previous", "sort by the previous column";

@@ -147,10 +147,18 @@ fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
             .keymap
             .action(layer, &key)
             .or_else(|| state.keymap.action(Layer::Global, &key));
-        // Leaving, quitting and help act at once; the rest waits for the steps.
+        // Leaving, quitting, help and moving to another trajectory act at once; the rest
+        // waits for the steps.
         let at_once = matches!(
             action,
-            Some(Action::Back | Action::Quit | Action::Help | Action::Cancel)
+            Some(
+                Action::Back
+                    | Action::Quit
+                    | Action::Help
+                    | Action::Cancel
+                    | Action::NextTrajectory
+                    | Action::PreviousTrajectory
+            )
         );
         if !at_once {
             state.held_keys.push(key);
@@ -228,10 +236,12 @@ mod tests {
             panic!("no help")
         };
         let page = super::list::page_height(&state);
+        let (_, list) =
+            crate::tui::layout::overlay_body(crate::tui::layout::overlay(state.area()), true);
         assert_eq!(
             help.scroll,
-            help.lines.len() - page,
-            "scrolled to the end, not past it"
+            help.rows(usize::from(list.width)).len() - page,
+            "scrolled to the end of the wrapped lines, not past it"
         );
         press(&mut state, "<Esc>");
         assert!(state.overlay.is_none());

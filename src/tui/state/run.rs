@@ -147,7 +147,7 @@ pub struct RunState {
     pub shared_ids: HashSet<String>,
     /// Each row's label (parallel to `rows`): unique within the run.
     pub labels: Vec<String>,
-    /// The filter in force: the last text in `filter` that parsed.
+    /// The filter in force: the terms of `filter` that parse.
     pub applied: RunFilter,
     /// Why the text in `filter` does not parse, shown in the filter line.
     pub filter_error: Option<String>,
@@ -269,13 +269,11 @@ impl RunState {
         self.labels = labels(&keys);
         let names: Vec<&str> = self.rule_names.iter().map(String::as_str).collect();
         let known = (!names.is_empty()).then_some(names.as_slice());
-        match RunFilter::parse(&self.filter, known) {
-            Ok(filter) => {
-                self.applied = filter;
-                self.filter_error = None;
-            }
-            Err(err) => self.filter_error = Some(err.to_string()),
-        }
+        // A term that does not parse is left out (and shown as an error), never matching
+        // nothing in silence.
+        let (filter, error) = RunFilter::parse_lenient(&self.filter, known);
+        self.applied = filter;
+        self.filter_error = error.map(|e| e.to_string());
         let mut visible: Vec<usize> = (0..self.rows.len())
             .filter(|&i| self.applied.is_empty() || self.matches(i))
             .collect();
@@ -602,10 +600,10 @@ mod tests {
         assert_eq!(run.totals.shown, 3);
         assert_eq!((run.totals.resolved, run.totals.judged), (1, 2));
         assert!((run.totals.cost - 1.6).abs() < 1e-9);
-        run.filter = "unresolved".into();
+        run.filter = "resolved:no".into();
         run.refresh();
         assert_eq!(ids(&run), ["a"]);
-        run.filter = "submitted c".into();
+        run.filter = "exit:submitted c".into();
         run.refresh();
         assert_eq!(ids(&run), ["c"]);
         assert_eq!(run.totals.steps, 20);

@@ -36,14 +36,19 @@ fn the_filter_selects_exactly_the_resolved_rows() {
 }
 
 #[test]
-fn a_bad_term_is_an_error_in_the_filter_line_and_the_last_good_filter_stays() {
+fn a_bad_term_is_an_error_in_the_filter_line_and_the_good_terms_apply() {
     let mut state = run();
     press(&mut state, "/resolved:no");
     assert_eq!(shown(&state), ["b"]);
-    press(&mut state, " steps>x");
+    // Pasted whole: typed, each prefix would be a filter of its own (`steps` a word).
+    send(&mut state, Msg::Paste(" steps>x".into()));
     let error = state.run.filter_error.clone().expect("an error");
     assert!(error.contains("steps>x"), "{error}");
-    assert_eq!(shown(&state), ["b"], "the last filter that parsed stays");
+    assert_eq!(shown(&state), ["b"], "the terms that parse still apply");
+    // A bad term alone filters nothing away.
+    press(&mut state, "<C-u>resolved:maybe");
+    assert_eq!(shown(&state), ["a", "b", "c"]);
+    assert!(state.run.filter_error.is_some());
 }
 
 #[test]

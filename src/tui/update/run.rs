@@ -259,12 +259,12 @@ mod tests {
     #[test]
     fn the_filter_applies_as_typed_and_esc_restores_it() {
         let mut state = run();
-        press(&mut state, "/unres");
+        press(&mut state, "/resolved:no");
         assert_eq!(ids(&state), ["b"]);
         assert!(state.prompt.is_some());
         press(&mut state, "<Esc>");
         assert_eq!(ids(&state), ["a", "b", "c"]);
-        press(&mut state, "/unres<CR>");
+        press(&mut state, "/resolved:no<CR>");
         assert_eq!(ids(&state), ["b"]);
         assert!(state.prompt.is_none());
         press(&mut state, "<Esc>");

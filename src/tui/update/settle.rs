@@ -22,11 +22,19 @@ pub fn settle(state: &mut State) {
     }
     let page = page_height(state);
     let failures = state.run.failures.len();
+    // The help wraps: its scroll is over the lines as shown.
+    let help_width = usize::from(
+        layout::overlay_body(layout::overlay(state.area()), true)
+            .1
+            .width,
+    );
     match state.overlay.as_mut() {
         Some(Overlay::Finder(f)) => f.cursor.settle(f.matches.len(), page),
         Some(Overlay::Grep(g)) => g.cursor.settle(g.lines.len(), page),
         Some(Overlay::Failures(c)) => c.settle(failures, page),
-        Some(Overlay::Help(h)) => h.scroll = h.scroll.min(h.lines.len().saturating_sub(page)),
+        Some(Overlay::Help(h)) => {
+            h.scroll = h.scroll.min(h.rows(help_width).len().saturating_sub(page));
+        }
         Some(Overlay::Problems(_) | Overlay::Replay(_)) | None => {}
     }
 }

@@ -22,7 +22,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let run = &state.run;
     let theme = &state.theme;
     title(state, frame, l.title);
-    let mut line = summary(run, theme);
+    let mut line = summary(run, theme, usize::from(l.summary.width));
     line.spans.extend(super::live::summary(state));
     frame.render_widget(Paragraph::new(line), l.summary);
     let columns = layout::run_columns(l.header, state.run.exit_width);
@@ -126,11 +126,11 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
 }
 
 /// `12 trajectories · resolved 3/10 (30%) · cost $1.23 · mean 14.2 steps · 1 file failed`.
-fn summary(run: &RunState, theme: &Theme) -> Line<'static> {
+fn summary(run: &RunState, theme: &Theme, width: usize) -> Line<'static> {
     let t = &run.totals;
     let meta = theme.style(Role::RunSummary);
     let mut spans = Vec::new();
-    let shown = if t.shown == run.rows.len() {
+    let shown = if t.shown == run.rows.len() && run.applied.is_empty() {
         format!(" {} trajectories", t.shown)
     } else {
         format!(
@@ -152,6 +152,8 @@ fn summary(run: &RunState, theme: &Theme) -> Line<'static> {
             format!(" · from {}", verdict_files(run)),
             meta,
         ));
+    } else if run.rows.iter().any(|r| r.resolved.is_some()) {
+        spans.push(Span::styled(" · no verdict among these", meta));
     } else if run.results.sources.iter().any(|s| !s.verdicts.is_empty()) {
         let n = run
             .results
@@ -175,11 +177,14 @@ fn summary(run: &RunState, theme: &Theme) -> Line<'static> {
             meta,
         ));
     }
-    if t.shown > 0 {
-        spans.push(Span::styled(
-            format!(" · mean {:.1} steps", t.steps as f64 / t.shown as f64),
-            meta,
-        ));
+    // The mean steps is what gives way first where the line is narrow.
+    let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+    let mean = format!(
+        " · mean {:.1} steps",
+        t.steps as f64 / t.shown.max(1) as f64
+    );
+    if t.shown > 0 && used + display_width(&mean) <= width {
+        spans.push(Span::styled(mean, meta));
     }
     Line::from(spans)
 }
