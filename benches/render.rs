@@ -49,11 +49,13 @@ fn summary(i: usize) -> TrajectorySummary {
             tokens_in: Some(1000 * i as u64),
             tokens_out: Some(50 * i as u64),
             api_calls: Some(20),
+            ..Usage::default()
         },
         patch_lines: i % 40,
         error_steps: i % 7,
         warnings: Vec::new(),
         fork_of: None,
+        parent: None,
     }
 }
 
@@ -102,7 +104,7 @@ fn long_trajectory(steps: usize) -> Trajectory {
                 tokens_in: Some(1000 + i as u64),
                 tokens_out: Some(80),
                 cost: Some(0.002),
-                api_calls: None,
+                ..Usage::default()
             },
             context: Some(StepContext::prefix(Exactness::Exact, 2 * i)),
             ..Step::default()
