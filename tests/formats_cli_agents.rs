@@ -50,8 +50,8 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn user_turns(t: &Trajectory) -> Vec<&str> {
     t.steps
         .iter()
-        .filter(|s| s.agent.as_deref() == Some("user"))
-        .map(|s| s.thought.as_str())
+        .filter(|s| s.kind == trajscope::model::StepKind::User)
+        .map(|s| s.user.as_str())
         .collect()
 }
 

@@ -2,16 +2,14 @@
 //! Hugging Face traces, OpenTelemetry spans): model turns assembled by [`StepBuilder`], plus
 //! what a person typed, kept as steps of their own.
 //!
-//! A user turn is a step taken by the agent `user` whose text is the step's `thought`: it is
-//! listed among the steps, found by `/`, `grep` and the `any` rule field, carries no action
+//! A user turn is a step of kind [`StepKind::User`] whose text is the step's `user`, as for
+//! Claude Code: it is listed among the steps, found by `/`, `grep` and the `user` and `any`
+//! rule fields, carries no action
 //! (so no rule counts it as a tool call) and no model context (no model was called). A
 //! session that holds only what the user said therefore still has steps.
 
 use super::tool_steps::StepBuilder;
-use crate::model::{Message, Step, Trajectory};
-
-/// The agent name user-turn steps carry.
-pub const USER: &str = "user";
+use crate::model::{Message, Step, StepKind, Trajectory};
 
 /// A session being read: model steps, and user turns spliced in where they were said.
 pub struct Session {
@@ -49,8 +47,8 @@ impl Session {
         self.users.push((
             before,
             Step {
-                agent: Some(USER.to_string()),
-                thought: text.to_string(),
+                kind: StepKind::User,
+                user: text.to_string(),
                 timestamp,
                 ..Step::default()
             },
@@ -151,12 +149,10 @@ mod tests {
         s.steps.add_text(b, "answer two");
         s.user("third", None);
         let t = s.finish();
-        let agents: Vec<Option<&str>> = t.steps.iter().map(|s| s.agent.as_deref()).collect();
-        assert_eq!(
-            agents,
-            [Some("user"), None, Some("user"), None, Some("user")]
-        );
-        assert_eq!(t.steps[2].thought, "second");
+        let kinds: Vec<StepKind> = t.steps.iter().map(|s| s.kind).collect();
+        let (u, a) = (StepKind::User, StepKind::Agent);
+        assert_eq!(kinds, [u, a, u, a, u]);
+        assert_eq!(t.steps[2].user, "second");
         assert_eq!(t.steps[2].timestamp.as_deref(), Some("t2"));
         assert!(t.steps[2].action.is_empty() && t.steps[2].tool.is_none());
         assert_eq!(t.task.as_deref(), Some("first"));

@@ -40,7 +40,7 @@ fn events_become_turns_steps_and_results() {
     );
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4.5"));
     assert_eq!(t.steps.len(), 3);
-    assert_eq!(t.steps[0].agent.as_deref(), Some("user"));
+    assert_eq!(t.steps[0].kind, crate::model::StepKind::User);
     let s = &t.steps[1];
     assert_eq!(s.thought, "Look at the evaluator.\n\nReading it.");
     assert_eq!(s.action, "cat calc.py\nview {\"path\":\"ops.py\"}");

@@ -45,7 +45,7 @@ fn a_session_document_reads_turns_thoughts_calls_and_results() {
     assert_eq!(t.model.as_deref(), Some("gemini-2.5-pro"));
     assert_eq!(t.task.as_deref(), Some("Fix 7 / 2"));
     assert_eq!(t.steps.len(), 3);
-    assert_eq!(t.steps[0].agent.as_deref(), Some("user"));
+    assert_eq!(t.steps[0].kind, crate::model::StepKind::User);
     let s = &t.steps[1];
     assert_eq!(s.thought, "**Reading** the evaluator");
     assert_eq!(

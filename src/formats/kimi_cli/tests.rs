@@ -30,8 +30,9 @@ fn protocol_1_records_become_turns_and_steps() {
     assert_eq!(t.format_detail.as_deref(), Some("protocol 1.4"));
     assert_eq!(t.model.as_deref(), Some("kimi-k2"));
     assert_eq!(t.exit_status.as_deref(), Some("cancelled"));
-    let agents: Vec<Option<&str>> = t.steps.iter().map(|s| s.agent.as_deref()).collect();
-    assert_eq!(agents, [Some("user"), None, Some("user")]);
+    let kinds: Vec<crate::model::StepKind> = t.steps.iter().map(|s| s.kind).collect();
+    let (u, a) = (crate::model::StepKind::User, crate::model::StepKind::Agent);
+    assert_eq!(kinds, [u, a, u]);
     assert_eq!(
         t.steps[0].timestamp.as_deref(),
         Some("2026-07-25T03:36:45.093Z")

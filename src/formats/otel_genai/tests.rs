@@ -98,8 +98,9 @@ fn a_trace_of_chat_and_tool_spans_is_one_trajectory() {
     let t = &ts[0];
     assert_eq!(t.instance_id, "t1");
     assert_eq!(t.model.as_deref(), Some("gpt-4.1-2025-04-14"));
-    let agents: Vec<Option<&str>> = t.steps.iter().map(|s| s.agent.as_deref()).collect();
-    assert_eq!(agents, [Some("user"), None, Some("user"), None]);
+    let kinds: Vec<crate::model::StepKind> = t.steps.iter().map(|s| s.kind).collect();
+    let (u, a) = (crate::model::StepKind::User, crate::model::StepKind::Agent);
+    assert_eq!(kinds, [u, a, u, a]);
     let s = &t.steps[1];
     assert_eq!(s.thought, "Check the evaluator.");
     assert_eq!(s.action, "cat calc.py");
