@@ -102,7 +102,8 @@ fn one_step_pastes_as_a_heading_and_its_blocks() {
     let path = path.to_str().unwrap();
     let md = trajscope(&["export", path, "--step", "16", "--markdown"]);
     assert!(
-        md.starts_with("**django__django-11133** · swe-agent 0.x · step 16 of 30\n\n### Step 16/30 · `Programmer` · `edit` · ⚠️ error\n"),
+        // The model comes from the run's all_preds.jsonl, one folder above the file.
+        md.starts_with("**django__django-11133** · swe-agent 0.x · `20240604_CodeR` · step 16 of 30\n\n### Step 16/30 · `Programmer` · `edit` · ⚠️ error\n"),
         "{md}"
     );
     let html = gfm(&md);

@@ -255,7 +255,7 @@ fn print_table(rows: &[(&TrajectorySummary, &str)]) {
         .unwrap_or(0)
         .max(8);
     println!(
-        "{:<width$} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  PATH",
+        "{:<width$} {:<14} {:>5} {:<21} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  PATH",
         "INSTANCE",
         "FORMAT",
         "STEPS",
@@ -269,11 +269,11 @@ fn print_table(rows: &[(&TrajectorySummary, &str)]) {
     );
     for (s, label) in rows {
         println!(
-            "{:<width$} {:<14} {:>5} {:<16} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  {}",
+            "{:<width$} {:<14} {:>5} {:<21} {:<8} {:>8} {:>9} {:>8} {:>6} {:>4}  {}",
             label,
             s.format.name(),
             s.steps,
-            clip(s.exit_status.as_deref().unwrap_or("-"), 16),
+            clip(s.exit_shown().as_deref().unwrap_or("-"), 21),
             match s.resolved {
                 Some(true) => "yes",
                 Some(false) => "no",

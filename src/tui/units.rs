@@ -106,6 +106,8 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 /// `seconds` since the epoch in the user's time zone.
 #[cfg(unix)]
 fn local(seconds: i64) -> Option<String> {
+    // `time_t` is 32 bits on some platforms: the conversion is not useless there.
+    #[allow(clippy::useless_conversion)]
     let time: libc::time_t = seconds.try_into().ok()?;
     // SAFETY: `tm` is plain data that `localtime_r` fills in; both pointers are to locals
     // that outlive the call, and the reentrant variant keeps no shared state.
