@@ -8,13 +8,16 @@ use super::rule::{Rule, RuleId};
 use crate::model::Step;
 use std::sync::Arc;
 
+/// A classifier and the rule of each of its modes.
+type ClassifierModes = (Arc<Classifier>, Vec<(String, RuleId)>);
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StepConditions {
     /// Rules with a `when`: their matches at a step where it does not hold are cleared.
     guarded: Vec<(RuleId, Condition)>,
     /// Each classifier once, with the rule of each of its modes (modes without a rule in
     /// the set, switched off say, count nowhere).
-    classifiers: Vec<(Arc<Classifier>, Vec<(String, RuleId)>)>,
+    classifiers: Vec<ClassifierModes>,
 }
 
 impl StepConditions {
