@@ -161,6 +161,8 @@ impl Reader<'_> {
                     tokens_out: u64_field(data, "outputTokens"),
                     cost: super::json::f64_field(data, "cost"),
                     api_calls: Some(1),
+                    tokens_cached: None,
+                    tokens_reasoning: None,
                 };
                 self.session.steps.merge_usage(step, usage);
             }

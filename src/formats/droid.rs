@@ -145,6 +145,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                     tokens_in: field("input_tokens").map(|i| i + cached),
                     tokens_out: field("output_tokens"),
                     api_calls: None,
+                    tokens_cached: None,
+                    tokens_reasoning: None,
                     cost: None,
                 };
                 if b.trajectory.exit_status.is_none() {

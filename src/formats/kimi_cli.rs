@@ -264,6 +264,8 @@ impl Reader<'_> {
                         ),
                         tokens_out: u64_field(usage, "output"),
                         api_calls: Some(1),
+                        tokens_cached: None,
+                        tokens_reasoning: None,
                         cost: None,
                     };
                     self.session.steps.merge_usage(step, u);

@@ -318,6 +318,8 @@ fn assistant(session: &mut Session, record: &Record, time: Option<String>) {
             tokens_in: input,
             tokens_out: output,
             api_calls: Some(1),
+            tokens_cached: None,
+            tokens_reasoning: None,
         },
     );
     if let Some(error) = m.get("error").filter(|e| !e.is_null()) {

@@ -254,6 +254,8 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
             tokens_in: span.attrs.u64("gen_ai.usage.input_tokens"),
             tokens_out: span.attrs.u64("gen_ai.usage.output_tokens"),
             api_calls: Some(1),
+            tokens_cached: None,
+            tokens_reasoning: None,
             cost: None,
         },
     );
