@@ -132,9 +132,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let tallied: Vec<TalliedRun> = args
             .runs
             .iter()
-            .map(|path| {
-                tally(std::slice::from_ref(path), &matcher, &indicator, &pick)
-            })
+            .map(|path| tally(std::slice::from_ref(path), &matcher, &indicator, &pick))
             .collect();
         indicator.finish();
         let labels: Vec<String> = args.runs.iter().map(|p| p.display().to_string()).collect();
