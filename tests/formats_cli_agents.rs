@@ -170,7 +170,7 @@ fn the_kimi_opencode_and_cursor_fixtures_keep_what_the_user_said() {
     let cancelled: Vec<&str> = t
         .steps
         .iter()
-        .filter(|s| s.agent.is_none())
+        .filter(|s| s.kind.is_agent())
         .map(|s| s.observation.as_str())
         .collect();
     assert_eq!(
@@ -180,7 +180,7 @@ fn the_kimi_opencode_and_cursor_fixtures_keep_what_the_user_said() {
     assert!(
         t.steps
             .iter()
-            .filter(|s| s.agent.is_none())
+            .filter(|s| s.kind.is_agent())
             .all(|s| s.failed)
     );
     assert_eq!(t.model.as_deref(), Some("kimi-k2.7-code"));

@@ -24,7 +24,7 @@ fn samples(width: u16, height: u16) -> Harness {
 
 #[test]
 fn dashboard_of_the_sample_run() {
-    // `m` from the run: the 25 sample trajectories (8 resolved, 5 unresolved; the eight
+    // `m` from the run: the 26 sample trajectories (8 resolved, 5 unresolved; the eight
     // interactive agents' sessions and the Claude Code sub-agent have no eval), every default
     // rule with its counts, and bars for the share of each group with a match; syntax_error is
     // selected and its steps are listed below, unresolved ones marked ✗.
@@ -34,7 +34,7 @@ fn dashboard_of_the_sample_run() {
         let text = harness.text();
         insta::assert_snapshot!(format!("dashboard_{w}x{h}"), text);
         assert!(
-            text.contains("25 trajectories: 8 resolved, 5 unresolved, 12 unknown"),
+            text.contains("26 trajectories: 8 resolved, 5 unresolved, 13 unknown"),
             "{text}"
         );
         assert!(text.contains("RESOLVED (8)") && text.contains("UNRESOLVED (5)"));

@@ -58,6 +58,9 @@ fn column_width(column: Column, exit: u16) -> u16 {
     }
 }
 
+/// Room the instance column keeps beyond its minimum before the phase strip is shown.
+const PHASES_SPARE: u16 = 14;
+
 /// Columns dropped first when the terminal is narrow.
 const DROP_ORDER: [Column; 7] = [
     Column::Phases,
@@ -73,8 +76,16 @@ const DROP_ORDER: [Column; 7] = [
 pub fn run_columns(area: Rect, exit_width: u16) -> Vec<(Column, Rect)> {
     let mut shown: Vec<Column> = Column::ALL.to_vec();
     let column_width = |c: Column| column_width(c, exit_width);
-    let needed =
-        |cols: &[Column]| -> u16 { cols.iter().map(|&c| column_width(c) + 1).sum::<u16>() };
+    // The phase strip is a luxury: it shows only when the instance column keeps room for a
+    // label that needs its distinguishing path (` · …/run-b`) beside the instance id.
+    let needed = |cols: &[Column]| -> u16 {
+        let luxury = if cols.contains(&Column::Phases) {
+            PHASES_SPARE
+        } else {
+            0
+        };
+        cols.iter().map(|&c| column_width(c) + 1).sum::<u16>() + luxury
+    };
     for drop in DROP_ORDER {
         if needed(&shown) <= area.width {
             break;

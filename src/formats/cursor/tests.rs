@@ -22,7 +22,7 @@ fn lines_become_turns_steps_and_results() {
     );
     let t = parse(path, text.as_bytes()).unwrap().remove(0);
     assert_eq!(t.steps.len(), 3, "{:?}", t.steps);
-    assert_eq!(t.steps[0].thought, "Fix 7 / 2");
+    assert_eq!(t.steps[0].user, "Fix 7 / 2");
     let s = &t.steps[1];
     assert_eq!(s.thought, "Check the code.\n\nReading.");
     assert_eq!(

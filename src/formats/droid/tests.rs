@@ -27,7 +27,7 @@ fn a_stream_reads_turns_calls_results_and_run_usage() {
     let t = parse(path, text.as_bytes()).unwrap().remove(0);
     assert_eq!(t.model.as_deref(), Some("claude-sonnet-4-5"));
     assert_eq!(t.steps.len(), 3);
-    assert_eq!(t.steps[0].thought, "Fix 7 / 2");
+    assert_eq!(t.steps[0].user, "Fix 7 / 2");
     assert_eq!(
         (t.steps[1].action.as_str(), t.steps[1].observation.as_str()),
         ("cat calc.py", "value // right")

@@ -81,7 +81,7 @@ fn the_jsonl_variant_applies_updates_and_rewrites() {
     let t = load("renamed.log.jsonl", text);
     assert_eq!(t.format_detail.as_deref(), Some("jsonl"));
     assert_eq!(t.steps.len(), 2, "the re-written message is one step");
-    assert_eq!(t.steps[0].thought, "list files");
+    assert_eq!(t.steps[0].user, "list files");
     assert_eq!(t.steps[1].observation, "a.py");
     assert!(t.warnings.is_empty(), "{:?}", t.warnings);
 }

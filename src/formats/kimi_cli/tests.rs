@@ -71,7 +71,7 @@ fn legacy_wire_records_read_the_same_way() {
     );
     let t = parse(path, text.as_bytes()).unwrap().remove(0);
     assert_eq!(t.steps.len(), 2);
-    assert_eq!(t.steps[0].thought, "list files");
+    assert_eq!(t.steps[0].user, "list files");
     let s = &t.steps[1];
     assert_eq!(
         (s.action.as_str(), s.observation.as_str()),

@@ -72,7 +72,7 @@ fn a_message_file_reads_its_whole_session_with_parts() {
     assert_eq!(t.instance_id, "ses_1");
     assert_eq!(t.model.as_deref(), Some("gpt-4o-mini"));
     assert_eq!(t.steps.len(), 2);
-    assert_eq!(t.steps[0].thought, "Fix 7 / 2");
+    assert_eq!(t.steps[0].user, "Fix 7 / 2");
     assert_eq!(
         t.steps[0].timestamp.as_deref(),
         Some("2024-10-27T03:33:21.000Z")

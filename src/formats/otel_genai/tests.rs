@@ -107,7 +107,7 @@ fn a_trace_of_chat_and_tool_spans_is_one_trajectory() {
     assert_eq!(s.observation, "value // right\nexit status 1");
     assert!(s.failed);
     assert_eq!(s.duration_s, Some(0.5));
-    assert_eq!(t.steps[2].thought, "Use true division");
+    assert_eq!(t.steps[2].user, "Use true division");
     assert_eq!(t.steps[3].response, "Done.");
     let total = t.total_usage();
     assert_eq!(
