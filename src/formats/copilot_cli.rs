@@ -11,9 +11,9 @@
 //! the current step failed; `session.start` and `session.model_change` name the model.
 
 use super::LoadError;
-use super::json::{JsonLine, content_text, json_lines, str_field, u64_field};
+use super::json::{JsonLine, content_text, str_field, u64_field};
 use super::tool_steps::{Outcome, generic_action};
-use super::turns::{Session, name_after_session};
+use super::turns::{Session, name_after_session, session_lines};
 use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -75,17 +75,7 @@ struct Reader<'a> {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    if lines.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
-        return Err(LoadError::invalid(
-            path,
-            format!("no readable Copilot CLI events{why}"),
-        ));
-    }
+    let (lines, warnings) = session_lines(path, bytes, "Copilot CLI events")?;
     let mut reader = Reader {
         path,
         session: Session::new(Trajectory::new(path, Format::CopilotCli)),

@@ -10,9 +10,9 @@
 //! timestamps.
 
 use super::LoadError;
-use super::json::{content_text, json_lines, str_field};
+use super::json::{content_text, str_field};
 use super::tool_steps::{Outcome, generic_action};
-use super::turns::Session;
+use super::turns::{Session, session_lines};
 use crate::model::{Format, ToolCall, Trajectory};
 use serde_json::Value;
 use std::path::Path;
@@ -37,17 +37,7 @@ fn is_row(line: &Value) -> bool {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    if lines.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
-        return Err(LoadError::invalid(
-            path,
-            format!("no readable Cursor transcript lines{why}"),
-        ));
-    }
+    let (lines, warnings) = session_lines(path, bytes, "Cursor transcript lines")?;
     let mut session = Session::new(Trajectory::new(path, Format::Cursor));
     for warning in warnings {
         session.steps.warn(warning);

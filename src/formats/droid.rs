@@ -9,9 +9,9 @@
 //! run's token `usage` (the only usage droid reports: a run total, not per step).
 
 use super::LoadError;
-use super::json::{content_text, json_lines, str_field, u64_field};
+use super::json::{content_text, str_field, u64_field};
 use super::tool_steps::{Outcome, generic_action};
-use super::turns::{Session, iso_from_millis, name_after_session};
+use super::turns::{Session, iso_from_millis, name_after_session, session_lines};
 use crate::model::{Format, ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::path::Path;
@@ -29,17 +29,7 @@ pub fn is_stream_lines(lines: &[Value]) -> bool {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    if lines.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
-        return Err(LoadError::invalid(
-            path,
-            format!("no readable droid stream-json events{why}"),
-        ));
-    }
+    let (lines, warnings) = session_lines(path, bytes, "droid stream-json events")?;
     let mut session = Session::new(Trajectory::new(path, Format::Droid));
     for warning in warnings {
         session.steps.warn(warning);

@@ -11,9 +11,9 @@
 //! `ToolResult`, `StatusUpdate`, `TurnEnd`): read the same way.
 
 use super::LoadError;
-use super::json::{JsonLine, content_text, json_lines, str_field, to_text, u64_field};
+use super::json::{JsonLine, content_text, str_field, to_text, u64_field};
 use super::tool_steps::{Outcome, generic_action};
-use super::turns::{Session, iso_from_millis};
+use super::turns::{Session, iso_from_millis, session_lines};
 use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::path::Path;
@@ -52,17 +52,7 @@ struct Reader<'a> {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    if lines.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
-        return Err(LoadError::invalid(
-            path,
-            format!("no readable Kimi CLI records{why}"),
-        ));
-    }
+    let (lines, warnings) = session_lines(path, bytes, "Kimi CLI records")?;
     let mut reader = Reader {
         path,
         session: Session::new(Trajectory::new(path, Format::KimiCli)),
