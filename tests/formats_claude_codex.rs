@@ -361,13 +361,27 @@ fn agent_sessions_codex_fixtures() {
     let t = load(&dir.join("stage0/agents/codex/large.jsonl"));
     assert_eq!(t.model.as_deref(), Some("gpt-5.2"));
     assert_eq!(t.task.as_deref(), Some("Start"));
-    assert_eq!(t.steps.len(), 7);
-    assert_eq!(t.steps[0].tool.as_deref(), Some("run_shell_command"));
-    assert_eq!(t.steps[0].thought, "Acknowledged.");
-    assert_eq!(t.steps[0].observation, "line1\nline2\nline3\n");
-    assert_eq!(t.steps[0].exit_code, Some(0));
-    assert_eq!(t.steps[0].usage.tokens_in, Some(12091));
-    assert_eq!(t.steps[1].observation, "Step 1");
+    // Seven agent steps, and each of the six messages the person typed ("Start", "Step 1"
+    // to "Step 5"; the environment preamble is not one) a user step of its own.
+    let agent_steps = agent(&t);
+    assert_eq!(agent_steps.len(), 7);
+    let typed: Vec<&str> = t
+        .steps
+        .iter()
+        .filter(|s| s.kind == StepKind::User)
+        .map(|s| s.user.as_str())
+        .collect();
+    assert_eq!(
+        typed,
+        ["Start", "Step 1", "Step 2", "Step 3", "Step 4", "Step 5"]
+    );
+    assert_eq!(t.steps.len(), 13);
+    let first = agent_steps[0];
+    assert_eq!(first.tool.as_deref(), Some("run_shell_command"));
+    assert_eq!(first.thought, "Acknowledged.");
+    assert_eq!(first.observation, "line1\nline2\nline3\n");
+    assert_eq!(first.exit_code, Some(0));
+    assert_eq!(first.usage.tokens_in, Some(12091));
     assert_eq!(tokens(&t), (Some(12091), Some(182)));
 
     let t = load(&dir.join("stage0/agents/codex/small.jsonl"));
@@ -379,7 +393,7 @@ fn agent_sessions_codex_fixtures() {
     // Five `compacted` records, each a compaction step where the context was replaced.
     let compactions = t.steps.iter().filter(|s| s.kind == StepKind::Compaction);
     assert_eq!(compactions.count(), 5);
-    let first = &t.steps[0];
+    let first = agent(&t)[0];
     assert_eq!(first.tool.as_deref(), Some("shell"));
     assert_eq!(first.tool_calls.len(), 2);
     assert_eq!(first.observation, "a.txt\nb.txt\n\na.txt\n");

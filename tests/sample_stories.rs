@@ -348,10 +348,13 @@ fn the_claude_code_session_merges_the_lines_of_each_response() {
 #[test]
 fn the_codex_rollout_tells_the_story() {
     let t = load("codex/tinycalc__tinycalc-1.jsonl");
-    assert_eq!(t.steps.len(), 8);
+    // The task the person typed is step 1, then the agent's eight.
+    assert_eq!(t.steps.len(), 9);
+    assert_eq!(t.steps[0].kind, trajscope::model::StepKind::User);
+    assert_eq!(t.task.as_deref(), Some(t.steps[0].user.as_str()));
     let tools: Vec<&str> = t.steps.iter().map(|s| s.tool_name()).collect();
     assert_eq!(
-        tools[..7],
+        tools[1..8],
         [
             "shell",
             "shell",
@@ -363,9 +366,9 @@ fn the_codex_rollout_tells_the_story() {
         ]
     );
     let syntax = step_with(&t, "SyntaxError");
-    assert_eq!((syntax.index, syntax.exit_code), (4, Some(1)));
+    assert_eq!((syntax.index, syntax.exit_code), (5, Some(1)));
     let missing = step_with(&t, "No such file or directory");
-    assert_eq!((missing.index, missing.exit_code), (5, Some(2)));
-    assert!(t.steps[2].action.contains("*** Begin Patch"));
+    assert_eq!((missing.index, missing.exit_code), (6, Some(2)));
+    assert!(t.steps[3].action.contains("*** Begin Patch"));
     assert_eq!(t.exit_status.as_deref(), Some("completed"));
 }

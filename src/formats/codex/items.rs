@@ -100,7 +100,9 @@ impl Rollout<'_> {
                 if t.task.is_none() {
                     t.task = Some(message.content.clone());
                 }
-                self.steps.user_reply(None, message.content);
+                // What the person typed is a step of its own, as in Claude Code sessions:
+                // the step list, `/`, `grep` and the `user` rule field all see it.
+                self.steps.user_step(None, message.content, ts);
             }
             _ => {
                 self.steps.close(None);

@@ -57,9 +57,15 @@ fn a_rollout_reads_as_steps() {
     assert_eq!(t.model.as_deref(), Some("gpt-5-codex"));
     assert_eq!(t.task.as_deref(), Some("Fix the failing test"));
     assert_eq!(t.exit_status.as_deref(), Some("completed"));
-    assert_eq!(t.steps.len(), 4, "{:#?}", t.steps);
+    assert_eq!(t.steps.len(), 5, "{:#?}", t.steps);
 
+    // What the person typed is a step of its own (the environment preamble is not).
     let s = &t.steps[0];
+    assert_eq!(s.kind, crate::model::StepKind::User);
+    assert_eq!(s.user, "Fix the failing test");
+    assert_eq!(s.timestamp.as_deref(), Some("2025-10-31T17:00:00.200Z"));
+
+    let s = &t.steps[1];
     assert_eq!(s.thought, "**Running the tests**");
     assert_eq!(s.action, "pytest -q");
     assert_eq!(s.tool.as_deref(), Some("shell"));
@@ -67,7 +73,7 @@ fn a_rollout_reads_as_steps() {
     assert_eq!((s.exit_code, s.duration_s), (Some(1), Some(0.8)));
     assert_eq!(s.usage.tokens_in, Some(1000));
 
-    let s = &t.steps[1];
+    let s = &t.steps[2];
     assert_eq!(s.tool.as_deref(), Some("apply_patch"));
     assert!(
         s.action.starts_with("apply_patch calc.py\n*** Begin Patch"),
@@ -82,7 +88,7 @@ fn a_rollout_reads_as_steps() {
     assert_eq!(s.tool_results[0].data["/r/calc.py"]["type"], "update");
     assert_eq!(s.usage.tokens_out, Some(70));
 
-    let s = &t.steps[2];
+    let s = &t.steps[3];
     assert_eq!(s.action, "pytest -q");
     assert!(
         s.observation.starts_with("Exit code: 0\nWall time"),
@@ -96,11 +102,11 @@ fn a_rollout_reads_as_steps() {
     );
 
     assert_eq!(
-        t.steps[3].response,
+        t.steps[4].response,
         "Fixed add() in calc.py; the test passes."
     );
     assert_eq!(
-        t.steps[3].summary(),
+        t.steps[4].summary(),
         "Fixed add() in calc.py; the test passes."
     );
     // The repeated first report is not counted twice: steps sum to the session total.
@@ -114,11 +120,16 @@ fn a_rollout_reads_as_steps() {
 #[test]
 fn context_holds_instructions_and_history() {
     let t = load(ROLLOUT);
+    // The user's step saw the instructions and the environment; the first agent step also
+    // saw what the user typed.
     let ctx = t.steps[0].context_messages(&t.messages);
+    let roles: Vec<Role> = ctx.iter().map(|m| m.role).collect();
+    assert_eq!(roles, [Role::System, Role::User]);
+    let ctx = t.steps[1].context_messages(&t.messages);
     let roles: Vec<Role> = ctx.iter().map(|m| m.role).collect();
     assert_eq!(roles, [Role::System, Role::User, Role::User]);
     assert_eq!(ctx[0].content, "You are Codex, a coding agent.");
-    let ctx = t.steps[3].context_messages(&t.messages);
+    let ctx = t.steps[4].context_messages(&t.messages);
     assert_eq!(ctx.len(), 9);
     assert_eq!(ctx[8].tool_call_id.as_deref(), Some("call_3"));
 }
@@ -131,7 +142,7 @@ fn a_torn_last_line_and_unknown_records_are_warnings() {
         r#"{"timestamp":"t","type":"hologram","payload":{}}"#,
     );
     let t = load(&text);
-    assert_eq!(t.steps.len(), 4);
+    assert_eq!(t.steps.len(), 5);
     assert_eq!(t.warnings.len(), 2, "{:?}", t.warnings);
     assert!(
         t.warnings[0].ends_with(":25: last line is incomplete (still being written?); skipped"),
@@ -164,15 +175,30 @@ fn replies_compaction_and_local_shell() {
         r#"{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Adding lib.rs."}]}}"#,
         "\n",
     ));
-    assert_eq!(t.steps.len(), 4);
-    assert_eq!(t.steps[0].tool.as_deref(), Some("local_shell"));
-    assert_eq!(t.steps[0].action, "ls src");
-    assert_eq!(t.steps[0].observation, "main.rs\n");
-    assert_eq!(t.steps[1].observation, "Thanks, now add lib.rs");
+    use crate::model::StepKind;
+    let kinds: Vec<StepKind> = t.steps.iter().map(|s| s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            StepKind::User,
+            StepKind::Agent,
+            StepKind::Agent,
+            StepKind::User,
+            StepKind::Compaction,
+            StepKind::Agent
+        ]
+    );
+    assert_eq!(t.steps[0].user, "What is in src?");
+    assert_eq!(t.steps[1].tool.as_deref(), Some("local_shell"));
+    assert_eq!(t.steps[1].action, "ls src");
+    assert_eq!(t.steps[1].observation, "main.rs\n");
+    assert_eq!(t.steps[2].response, "Just main.rs.");
+    // A reply mid-session is the user's own step, not the answer's observation.
+    assert_eq!(t.steps[2].observation, "");
+    assert_eq!(t.steps[3].user, "Thanks, now add lib.rs");
     // The compaction is a step of its own, holding the summary that replaced the history.
-    assert_eq!(t.steps[2].kind, crate::model::StepKind::Compaction);
-    assert_eq!(t.steps[2].user, "User asked about src; it holds main.rs.");
-    let ctx = t.steps[3].context_messages(&t.messages);
+    assert_eq!(t.steps[4].user, "User asked about src; it holds main.rs.");
+    let ctx = t.steps[5].context_messages(&t.messages);
     assert_eq!(ctx.len(), 1);
     assert_eq!(ctx[0].content, "User asked about src; it holds main.rs.");
     assert!(ctx[0].compaction);
@@ -224,10 +250,11 @@ fn early_rollouts_without_an_envelope() {
     );
     assert_eq!(t.format_detail.as_deref(), Some("rollout"));
     assert_eq!(t.task.as_deref(), Some("Run the tests"));
-    assert_eq!(t.steps.len(), 1);
-    assert_eq!(t.steps[0].action, "pytest");
-    assert_eq!(t.steps[0].exit_code, Some(1));
-    assert!(t.steps[0].is_error());
+    assert_eq!(t.steps.len(), 2);
+    assert_eq!(t.steps[0].user, "Run the tests");
+    assert_eq!(t.steps[1].action, "pytest");
+    assert_eq!(t.steps[1].exit_code, Some(1));
+    assert!(t.steps[1].is_error());
 }
 
 #[test]
