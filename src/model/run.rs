@@ -216,10 +216,23 @@ impl EvalResults {
     /// Joins verdicts and predictions into `targets` by instance id. A trajectory's own
     /// verdict, submission and exit status win over a results file's.
     pub fn apply<T: JoinTarget>(&self, targets: &mut [T]) {
+        let run: Vec<PathBuf> = targets.iter().map(|t| t.source().to_path_buf()).collect();
+        self.apply_among(targets, &run);
+    }
+
+    /// [`Self::apply`] for some of a run's trajectories (one opened, one file that grew),
+    /// whose whole run is at the paths `run`. Whether a results file's folder holds
+    /// trajectories is a fact of the run, not of the part joined now: judged on the part
+    /// alone, every other folder's results would look like a harness `logs/` folder and join
+    /// by model (a Droid session run with Claude took the verdict of a Claude Code run).
+    pub fn apply_among<T: JoinTarget>(&self, targets: &mut [T], run: &[impl AsRef<Path>]) {
         let scope_is_empty: Vec<bool> = self
             .sources
             .iter()
-            .map(|s| !targets.iter().any(|t| t.source().starts_with(&s.scope)))
+            .map(|s| {
+                !run.iter().any(|p| p.as_ref().starts_with(&s.scope))
+                    && !targets.iter().any(|t| t.source().starts_with(&s.scope))
+            })
             .collect();
         for target in targets.iter_mut() {
             let sources = self.sources_for(target.source(), target.model(), &scope_is_empty);
@@ -280,6 +293,33 @@ mod tests {
         results.apply(&mut ts);
         assert_eq!(ts[0].resolved, Some(true));
         assert_eq!(ts[1].resolved, None);
+    }
+
+    #[test]
+    fn one_trajectory_joined_alone_is_judged_against_its_whole_run() {
+        // Claude Code's run summary speaks for claude-code/; a Droid session run with the
+        // same model sits in droid/. Joined with the whole run, the summary's folder holds
+        // trajectories, so it does not reach droid/. Joined alone (the opened trajectory),
+        // it must not either.
+        let results = EvalResults {
+            sources: vec![source(
+                "s/claude-code",
+                Some("claude-sonnet-4-5"),
+                &[("x", true)],
+            )],
+        };
+        let droid = || traj("s/droid/x.jsonl", "x", Some("claude-sonnet-4-5-20250929"));
+        let run = [
+            PathBuf::from("s/claude-code/x.jsonl"),
+            PathBuf::from("s/droid/x.jsonl"),
+        ];
+        let mut one = vec![droid()];
+        results.apply_among(&mut one, &run);
+        assert_eq!(one[0].resolved, None);
+        // With no trajectory under it in the run (a harness logs/ folder), it joins by model.
+        let mut one = vec![droid()];
+        results.apply_among(&mut one, &[PathBuf::from("s/droid/x.jsonl")]);
+        assert_eq!(one[0].resolved, Some(true));
     }
 
     #[test]

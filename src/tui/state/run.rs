@@ -427,7 +427,8 @@ impl RunState {
 
     /// Adds rows as their files load, joining the eval results known so far.
     pub fn add_rows(&mut self, mut rows: Vec<TrajectorySummary>) {
-        self.results.apply(&mut rows);
+        let run = self.row_paths();
+        self.results.apply_among(&mut rows, &run);
         self.rows.extend(rows);
         self.refresh();
     }
@@ -442,7 +443,8 @@ impl RunState {
             return;
         }
         if sources.is_empty() {
-            self.results.apply(&mut rows);
+            let run = self.row_paths();
+            self.results.apply_among(&mut rows, &run);
             self.rows.extend(rows);
         } else {
             self.rows.extend(rows);
@@ -450,6 +452,11 @@ impl RunState {
             self.results.apply(&mut self.rows);
         }
         self.refresh();
+    }
+
+    /// The files of the rows listed so far.
+    fn row_paths(&self) -> Vec<std::path::PathBuf> {
+        self.rows.iter().map(|r| r.path.clone()).collect()
     }
 
     /// A results file arrived: join it into every row.

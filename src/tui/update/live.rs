@@ -61,7 +61,11 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
     for live in trajectories {
         tallies.push(live.tally);
         let mut summary = live.summary;
-        state.run.results.apply(std::slice::from_mut(&mut summary));
+        let run: Vec<&Path> = state.run.rows.iter().map(|r| r.path.as_path()).collect();
+        state
+            .run
+            .results
+            .apply_among(std::slice::from_mut(&mut summary), &run);
         let index = summary.source_index;
         let key: LiveKey = (path.clone(), index);
         kept.push(index);

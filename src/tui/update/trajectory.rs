@@ -7,6 +7,7 @@ use crate::tui::effect::{Effect, TaskKey};
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::trajectory::{LoadedTrajectory, TrajectoryRef, TrajectoryState};
 use crate::tui::state::{Notice, Screen, State};
+use std::path::Path;
 use std::sync::Arc;
 
 /// Opens row `row` of the run, at step `step` (1-based) when given.
@@ -90,10 +91,11 @@ pub fn loaded(
         }
     }
     if trajectory.submission.is_none() {
+        let run: Vec<&Path> = state.run.rows.iter().map(|r| r.path.as_path()).collect();
         state
             .run
             .results
-            .apply(std::slice::from_mut(&mut trajectory));
+            .apply_among(std::slice::from_mut(&mut trajectory), &run);
     }
     t.error = None;
     if let Some(lazy) = &trajectory.lazy {
