@@ -383,3 +383,34 @@ fn the_corpus_trajs_folder_and_one_file_find_the_results_above() {
         assert!(rows[0]["resolved"].is_boolean());
     }
 }
+
+#[test]
+fn stats_says_when_results_files_name_none_of_the_trajectories() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let trajs = dir.path().join("run/trajs");
+    write_traj(&trajs, "a", 3, None);
+    write_results(&dir.path().join("run/results.json"), &["z"], &["y"]);
+    let out = trajscope(
+        &["stats", trajs.to_str().unwrap(), "--no-cache"],
+        dir.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "resolved rate: unknown (1 results file found, it names none of these trajectories)"
+        ),
+        "{text}"
+    );
+    // With no results file anywhere, the old wording stays.
+    std::fs::remove_file(dir.path().join("run/results.json")).unwrap();
+    let out = trajscope(
+        &["stats", trajs.to_str().unwrap(), "--no-cache"],
+        dir.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("resolved rate: no eval results found"),
+        "{text}"
+    );
+}

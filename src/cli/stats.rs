@@ -394,11 +394,11 @@ fn single(
     };
     if md {
         out.text(&format!("# trajscope stats: {}\n\n", name_of(&run.roots)))?;
-        for line in text::overview(&overview, run.failures.len()).lines() {
+        for line in text::overview(&overview, run).lines() {
             out.line(format_args!("- {line}"))?;
         }
     } else {
-        out.text(&text::overview(&overview, run.failures.len()))?;
+        out.text(&text::overview(&overview, run))?;
     }
     if run.tally.is_empty() {
         return Ok(());

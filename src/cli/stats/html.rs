@@ -10,7 +10,7 @@ use trajscope::metrics::{Overview, Split, TalliedRun};
 
 /// The report of one run.
 pub fn report(run: &TalliedRun, overview: &Overview, name: &str) -> Report {
-    let facts = text::overview(overview, run.failures.len())
+    let facts = text::overview(overview, run)
         .lines()
         .map(|line| match line.split_once(": ") {
             Some((key, value)) => (key.to_string(), value.to_string()),

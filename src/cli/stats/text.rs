@@ -3,7 +3,25 @@
 
 use super::super::table::Table;
 use super::json::rule_hits;
-use trajscope::metrics::{Comparison, Counts, ExitKind, Overview, RowKind, Spread, Tally};
+use trajscope::metrics::{
+    Comparison, Counts, ExitKind, Overview, RowKind, Spread, TalliedRun, Tally,
+};
+
+/// Why there is no resolved rate: no results file at all, or files none of which names these
+/// trajectories (results of another run or model must not read as "none found").
+fn no_rate(run: &TalliedRun) -> String {
+    let files = run
+        .results
+        .sources
+        .iter()
+        .filter(|s| !s.verdicts.is_empty())
+        .count();
+    match files {
+        0 => "no eval results found".into(),
+        1 => "unknown (1 results file found, it names none of these trajectories)".into(),
+        n => format!("unknown ({n} results files found, none names these trajectories)"),
+    }
+}
 
 /// `12 (40%)`: trajectories with a match, and their share of the group.
 pub(super) fn share(n: u64, of: usize) -> String {
@@ -32,7 +50,8 @@ fn spread(name: &str, s: &Spread, money: bool) -> String {
 }
 
 /// The lines above the tables.
-pub fn overview(o: &Overview, unreadable: usize) -> String {
+pub fn overview(o: &Overview, run: &TalliedRun) -> String {
+    let unreadable = run.failures.len();
     let mut out = format!(
         "{} trajectories: {} resolved, {} unresolved, {} unknown",
         o.trajectories, o.resolved, o.unresolved, o.unknown
@@ -50,7 +69,7 @@ pub fn overview(o: &Overview, unreadable: usize) -> String {
             100.0 * r.low,
             100.0 * r.high
         )),
-        None => out.push_str("resolved rate: no eval results found\n"),
+        None => out.push_str(&format!("resolved rate: {}\n", no_rate(run))),
     }
     let kinds: Vec<String> = ExitKind::ALL
         .iter()
