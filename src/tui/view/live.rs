@@ -11,10 +11,12 @@ use crate::tui::theme::Role;
 use crate::tui::update::live::unseen_steps;
 use ratatui::text::Span;
 
-/// The run table's cell for `row` and `column` when the watch has something to say.
+/// The run table's cell for `row` (named `label` in the table) and `column` when the watch
+/// has something to say.
 pub fn cell(
     state: &State,
     row: &TrajectorySummary,
+    label: &str,
     column: Column,
 ) -> Option<(String, Option<Role>)> {
     if !state.live.active && state.live.running.is_empty() && state.live.alerts.is_empty() {
@@ -25,10 +27,9 @@ pub fn cell(
         Column::Exit if state.live.is_running(&key) => {
             Some(("● running".into(), Some(Role::Gauge)))
         }
-        Column::Instance if !state.live.alerts_of(&key).is_empty() => Some((
-            format!("⚠ {}", one_line(&row.instance_id, 200)),
-            Some(Role::StepError),
-        )),
+        Column::Instance if !state.live.alerts_of(&key).is_empty() => {
+            Some((format!("⚠ {}", one_line(label, 200)), Some(Role::StepError)))
+        }
         _ => None,
     }
 }

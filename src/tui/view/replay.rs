@@ -175,9 +175,10 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                 "cancelling…".to_string()
             } else {
                 format!(
-                    "{} with {} · streaming · esc cancels",
+                    "{} with {} · streaming · {} cancels",
                     p.mode.name(),
-                    p.backend_name().unwrap_or("?")
+                    p.backend_name().unwrap_or("?"),
+                    state.keymap.key_name(Layer::Replay, Action::Back)
                 )
             };
             lines.push(Line::styled(what, theme.style(Role::Gauge)));

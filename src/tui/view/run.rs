@@ -53,7 +53,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         // Cells are written straight into the buffer: a widget per cell would cost more
         // than the whole table.
         for (column, rect) in &columns {
-            let (text, role) = super::live::cell(state, row, *column)
+            let (text, role) = super::live::cell(state, row, run.label(index), *column)
                 .or_else(|| phases::cell(state, row, *column, rect.width))
                 .unwrap_or_else(|| cell(run, row, run.label(index), *column));
             let style = base.patch(role.map_or(Style::new(), |r| theme.style(r)));
