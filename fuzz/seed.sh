@@ -50,10 +50,24 @@ printf '%s\n' '[{"role":"user","content":"fix"},{"role":"assistant","content":"o
 printf '%s\n%s\n' '{"role":"user","content":"fix"}' '{"role":"assistant","content":[{"type":"text","text":"ok"}]}' > corpus/chat_messages/lines
 printf '%s\n' '{"source":"f.json","format":"swe-agent","instance_id":"a","steps":[{"index":1,"thought":"t","action":"ls","observation":"o","context":{"exactness":"exact","messages":{"prefix":{"len":1}}}}],"messages":[{"role":"user","content":"x"}]}' > corpus/trajscope/minimal
 
+# The text parsers: commands the agents ran, patches, the rule files, key bindings, templates.
+mkdir -p corpus/shell corpus/sed corpus/patch corpus/rule_file corpus/keys corpus/template
+printf '%s' "cd /repo && sed -i 's/a/b/' x.py && cat <<'EOF' > y.py
+print(1)
+EOF
+python y.py | head -n 3 > out.txt 2>&1" > corpus/shell/heredoc
+printf '%s' 'echo "x" >> a.txt; mv a.txt b.txt; rm -rf build/ || true' > corpus/shell/chain
+printf '%s\n%s\n%s\n?\n%s\n' '2,4s/foo/bar/g;$d' 'foo 1' 'foo 2' 'last' > corpus/sed/range
+printf '%s\n%s\n' '/start/,/end/{s/x/y/;p}' 'start x' > corpus/sed/block
+printf '%s\n' 'diff --git a/x.py b/x.py' '--- a/x.py' '+++ b/x.py' '@@ -1,2 +1,2 @@' ' a' '-b' '+c' > corpus/patch/one
+for f in ../rules/*.toml; do cp "$f" "corpus/rule_file/$(basename "$f")"; done
+for k in 'ctrl-x' 'shift-tab' 'g g' 'alt-enter' 'f12' '?'; do printf '%s' "$k" > "corpus/keys/$(echo "$k" | md5sum | cut -c1-8)"; done
+printf '%s' '<returncode>{{output.returncode}}</returncode>{% if output.output | length < 10 -%}{{ output.output[:5] }}{%- else -%}{% set n = output.output | length - 1 %}{{ n }}{%- endif %}' > corpus/template/mini
+
 # detect sees everything.
 mkdir -p corpus/detect
 for d in corpus/*/; do
-    [ "$d" = corpus/detect/ ] && continue
+    case "$d" in corpus/detect/|corpus/shell/|corpus/sed/|corpus/patch/|corpus/rule_file/|corpus/keys/|corpus/template/) continue ;; esac
     cp "$d"* corpus/detect/ 2>/dev/null || true
 done
 for d in corpus/*/; do echo "$d: $(ls "$d" | wc -l) seeds"; done

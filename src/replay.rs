@@ -38,7 +38,7 @@ mod recorded;
 pub mod sandbox;
 pub mod session;
 mod shell;
-mod template;
+pub(crate) mod template;
 mod tools;
 mod workspace;
 
