@@ -152,16 +152,11 @@ fn plain_text_shows_until_the_highlighted_page_arrives() {
                     held.push(request);
                     continue;
                 }
-                Effect::LoadRun { roots, rules } => {
-                    let (candidates, msg) = trajscope::tui::job::discover(&roots);
-                    let mut msgs = vec![msg];
-                    msgs.extend(
-                        candidates
-                            .iter()
-                            .flat_map(|c| trajscope::tui::job::read_run_file(c, &rules)),
-                    );
-                    msgs.push(Msg::RunLoaded);
-                    msgs
+                load @ Effect::LoadRun { .. } => {
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    let never = std::sync::atomic::AtomicBool::new(false);
+                    trajscope::tui::job::run(load, &|msg| tx.send(msg).is_ok(), &never, None);
+                    rx.try_iter().collect()
                 }
                 Effect::LoadTrajectory {
                     id,

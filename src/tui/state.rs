@@ -1,7 +1,9 @@
 //! Everything the app knows, owned in one place. `update` is the only writer; `view` reads.
+//! Nothing here does I/O or holds a handle to the outside world.
 //!
-//! A screen (`Run`, `Trajectory`, later `Dashboard`, `Compare`) is a [`Screen`] variant with
-//! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
+//! A screen (`Run`, `Trajectory`, `Compare`, `Dashboard`, `Runs`) is a [`Screen`] variant with
+//! its state in `state/<name>.rs`; an overlay panel (help, finder, grep, failures, problems,
+//! replay) is an [`Overlay`] variant (`state/overlay.rs`), its state in `state/<name>.rs`.
 
 pub mod compare;
 pub mod dashboard;
@@ -12,6 +14,7 @@ pub mod help;
 pub mod list;
 pub mod live;
 pub mod metrics;
+mod overlay;
 pub mod prompt;
 pub mod replay;
 pub mod run;
@@ -28,10 +31,6 @@ use super::theme::Theme;
 use compare::CompareState;
 use dashboard::DashboardState;
 use documents::Documents;
-use finder::FinderState;
-use grep::GrepState;
-use help::HelpState;
-use list::ListCursor;
 use live::LiveState;
 use metrics::MetricsState;
 use prompt::Prompt;
@@ -42,6 +41,8 @@ use search::SearchState;
 use std::path::PathBuf;
 use std::sync::Arc;
 use trajectory::TrajectoryState;
+
+pub use overlay::{Overlay, Scrolled};
 
 /// The full-screen view under any overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,32 +65,6 @@ impl Screen {
             Screen::Compare => Layer::Compare,
             Screen::Dashboard => Layer::Dashboard,
             Screen::Runs => Layer::Runs,
-        }
-    }
-}
-
-/// A window over the screen that takes the keys while open.
-#[derive(Debug, Clone)]
-pub enum Overlay {
-    Help(HelpState),
-    Finder(FinderState),
-    Grep(GrepState),
-    Failures(ListCursor),
-    /// Configuration problems found at start-up, all at once.
-    Problems(Vec<String>),
-    /// Re-running from a step against a live model.
-    Replay(Box<replay::ReplayPanel>),
-}
-
-impl Overlay {
-    pub fn layer(&self) -> Layer {
-        match self {
-            Overlay::Help(_) => Layer::Help,
-            Overlay::Finder(_) => Layer::Finder,
-            Overlay::Grep(_) => Layer::Grep,
-            Overlay::Failures(_) => Layer::Failures,
-            Overlay::Problems(_) => Layer::Problems,
-            Overlay::Replay(_) => Layer::Replay,
         }
     }
 }
@@ -161,12 +136,32 @@ pub struct State {
     next_id: u64,
 }
 
+/// How the paths were given, as the caller read them from the disk (`job::opening`): the
+/// state never looks at the disk itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// One path, a file: open its trajectory as soon as the run holds exactly one.
+    pub single_file: bool,
+    /// That file is big and opens lazily: open it at once, while the run lists it.
+    pub lazy: bool,
+}
+
 impl State {
-    /// The state for opening `roots`, before anything is loaded.
+    /// The state for opening `roots` (folders, or paths taken as folders), before anything is
+    /// loaded.
     pub fn new(roots: Vec<PathBuf>, config: Config, size: Size) -> State {
-        let open_single = roots.len() == 1 && roots[0].is_file();
-        let open_at_start =
-            open_single && crate::formats::opens_lazily(&roots[0], config.options.lazy_above);
+        State::with_opening(roots, config, size, Opening::default())
+    }
+
+    /// The state for opening `roots` given as `opening` says.
+    pub fn with_opening(
+        roots: Vec<PathBuf>,
+        config: Config,
+        size: Size,
+        opening: Opening,
+    ) -> State {
+        let open_single = opening.single_file;
+        let open_at_start = opening.single_file && opening.lazy;
         let screen = if config.compare_runs && roots.len() > 1 {
             Screen::Runs
         } else {
@@ -209,7 +204,7 @@ impl State {
         }
     }
 
-    /// A fresh id for an opening, a search, a task generation.
+    /// A fresh id for an opening, a search, a job generation.
     pub fn next_id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;

@@ -3,16 +3,8 @@
 
 use super::super::table::Table;
 use super::json::rule_hits;
+use super::share::share;
 use trajscope::metrics::{Comparison, Counts, ExitKind, Overview, RowKind, Spread, Tally};
-
-/// `12 (40%)`: trajectories with a match, and their share of the group.
-pub(super) fn share(n: u64, of: usize) -> String {
-    if of == 0 {
-        "-".into()
-    } else {
-        format!("{n} ({:.0}%)", 100.0 * n as f64 / of as f64)
-    }
-}
 
 fn number(x: Option<f64>, decimals: usize) -> String {
     x.map_or("-".into(), |x| format!("{x:.decimals$}"))
