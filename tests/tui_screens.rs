@@ -109,7 +109,10 @@ fn replay_panel_before_it_runs() {
     // `r` on step 3: the panel over the trajectory, its settings (backend, mode, samples,
     // context) and the recorded answer it would re-run beside room for the live one.
     both_sizes("replay_setup", replay_sample, |text, _| {
-        assert!(text.contains("Replay from step 3 · tinycalc__tinycalc-1"), "{text}");
+        assert!(
+            text.contains("Replay from step 3 · tinycalc__tinycalc-1"),
+            "{text}"
+        );
         assert!(text.contains("‹ resample ›"), "{text}");
         assert!(text.contains("RECORDED · step 3"), "{text}");
     });
