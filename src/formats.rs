@@ -34,6 +34,7 @@ mod pythonic;
 mod raw;
 mod results_search;
 mod run_cache;
+mod run_loader;
 mod scan;
 mod swe_agent;
 mod task;
@@ -53,6 +54,7 @@ pub use load::{
 };
 pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
+pub use run_loader::{FileRead, Handover, read_run_files};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

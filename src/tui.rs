@@ -1,20 +1,26 @@
 //! The terminal app: browse a run, read a trajectory step by step, search, fuzzy-find.
 //!
 //! The layers, named the same in every directory:
-//! - `state/` — everything the app knows, one owner ([`state::State`]);
+//! - `state/` — everything the app knows, one owner ([`state::State`]); no I/O, no handles;
 //! - `update/` — `update(&mut State, Msg) -> Vec<Effect>`, synchronous and pure;
 //! - `view/` — `render(&State, &mut Frame)`, reads only;
-//! - `effect`, `msg`, `job` — what update asks for, what comes back, the work in between;
-//! - `runtime/` — the tokio event loop, tasks and terminal; `harness` runs the same app
-//!   headless for tests and benchmarks;
-//! - `keymap/`, `theme/`, `config/` — keys, colours and options as data (TOML);
-//! - `document/` — the right pane's pages as rows, built off the UI thread and cached.
+//! - `effect`, `msg`, `job/` — what update asks for, what comes back, and the work in
+//!   between: [`job::run`] is the one interpreter of effects;
+//! - `runtime/` — the tokio event loop, its background jobs and the terminal; `harness` runs
+//!   the same app headless (the same `job::run`, run cache included) for tests and benchmarks;
+//! - `layer`, `action`, `keymap/` — who takes keys, what keys do, which keys (TOML);
+//! - `theme/`, `config/` — colours and options as data (TOML);
+//! - `layout` — where each region of each screen goes, shared by `view` and `update` (mouse,
+//!   scrolling); `units` — numbers as the screen shows them;
+//! - `document/` — the right pane's pages as rows, built off the UI thread and cached;
+//! - `search` — the trajectory search behind `/`.
 //!
 //! A feature `foo` lives in `state/foo.rs`, `update/foo.rs`, `view/foo.rs`, with keys in
-//! `[keymap.foo]` and colours in `[theme.foo]`. Adding a view is adding files, plus one
-//! variant in [`state::Screen`] or [`state::Overlay`] and one match arm in `update.rs` and
-//! `view.rs`. Nothing here knows how a format is parsed; this layer reads `model` and
-//! `formats` and is used only by `cli`.
+//! `[foo]` of `keymap/default.toml` and colours in `[theme.foo]`; it registers as a row of
+//! `layer.rs` and a variant of [`state::Screen`] or [`state::Overlay`], and the compiler points
+//! at every arm still to write (docs/tui.md, "adding a panel"). Nothing here knows how a
+//! format is parsed: this layer uses the library below it (`model`, `formats`, `metrics`,
+//! `diff`, `export`, `replay`, `backend`, `watch`, `text`) and is used only by `cli`.
 
 pub mod action;
 pub mod config;

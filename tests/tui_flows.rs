@@ -152,16 +152,11 @@ fn plain_text_shows_until_the_highlighted_page_arrives() {
                     held.push(request);
                     continue;
                 }
-                Effect::LoadRun { roots, rules } => {
-                    let (candidates, msg) = trajscope::tui::job::discover(&roots);
-                    let mut msgs = vec![msg];
-                    msgs.extend(
-                        candidates
-                            .iter()
-                            .flat_map(|c| trajscope::tui::job::read_run_file(c, &rules)),
-                    );
-                    msgs.push(Msg::RunLoaded);
-                    msgs
+                load @ Effect::LoadRun { .. } => {
+                    let (tx, rx) = std::sync::mpsc::channel();
+                    let never = std::sync::atomic::AtomicBool::new(false);
+                    trajscope::tui::job::run(load, &|msg| tx.send(msg).is_ok(), &never, None);
+                    rx.try_iter().collect()
                 }
                 Effect::LoadTrajectory {
                     id,
@@ -262,4 +257,39 @@ fn a_trajectory_without_steps_says_so() {
     );
     keys(&mut h, "i");
     assert!(h.text().contains("Say hello."));
+}
+
+#[test]
+fn a_second_opening_lists_the_run_from_the_run_cache() {
+    // The harness loads through the run cache as the app does (its own cache, not the
+    // user's). A file overwritten with garbage of the same size and modification time is
+    // still listed as it was by a second app that keeps the first one's cache, which proves
+    // the file was not read; an app without that cache reads it and cannot.
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(tui::run_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let roots = [dir.path().to_path_buf()];
+    let config = trajscope::tui::config::Config::default;
+    let mut first = Harness::open(&roots, config(), 120, 40);
+    let listed = first.text();
+    assert!(listed.contains("1 file could not be read"), "{listed}");
+
+    let file = dir.path().join("sympy__sympy-20590.traj");
+    let meta = std::fs::metadata(&file).unwrap();
+    std::fs::write(&file, vec![b'x'; meta.len() as usize]).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(meta.modified().unwrap())
+        .unwrap();
+
+    let mut second = first.reopen(config());
+    assert_eq!(second.text(), listed, "listed from the cache, not read");
+    let mut cold = Harness::open(&roots, config(), 120, 40);
+    let text = cold.text();
+    assert!(text.contains("2 files could not be read"), "{text}");
+    assert!(!text.contains("sympy__sympy-20590"), "{text}");
 }

@@ -130,7 +130,9 @@ fn a_big_file_opened_alone_is_read_while_the_run_lists_it() {
             width: 120,
             height: 40,
         };
-        let mut state = trajscope::tui::state::State::new(vec![file.clone()], config, size);
+        let roots = vec![file.clone()];
+        let opening = trajscope::tui::job::opening(&roots, config.options.lazy_above);
+        let mut state = trajscope::tui::state::State::with_opening(roots, config, size, opening);
         let effects = trajscope::tui::update::start(&mut state);
         effects
             .iter()

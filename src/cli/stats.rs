@@ -6,6 +6,7 @@ mod html;
 mod json;
 mod localization;
 mod many;
+mod share;
 mod text;
 
 pub(super) use localization::load as load_dataset;

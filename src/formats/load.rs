@@ -1,13 +1,14 @@
-//! Loading files and whole runs: read, detect, parse; folders in parallel, with progress.
+//! Loading files and whole runs: read, detect, parse. A run's files go through the one run
+//! loader (`run_loader.rs`).
 
 use super::detect::{Kind, detect};
 use super::discover::{Candidate, discover};
 use super::run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp};
+use super::run_loader::{FileRead, Handover, read_run_files};
 use super::{Detail, LoadError, eval_results, parse_with};
 use crate::model::{EvalResults, LoadFailure, ResultsSource, Run, Trajectory, TrajectorySummary};
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// What one file turned out to hold.
 #[derive(Debug)]
@@ -109,7 +110,33 @@ fn repair_utf8(path: &Path, bytes: &[u8]) -> Option<(String, String)> {
 
 /// Loads every trajectory under `roots`, joins eval results, and lists what failed.
 pub fn load_run(roots: &[PathBuf], on_progress: &(dyn Fn(Progress) + Sync)) -> Run {
-    let (trajectories, results, failures) = load_each(roots, on_progress, |t| t);
+    let (candidates, mut failures) = discover(roots);
+    let mut trajectories = Vec::new();
+    let mut results = EvalResults::default();
+    read_run_files(
+        &candidates,
+        &mut RunCache::disabled(),
+        &AtomicBool::new(false),
+        Handover::Whole,
+        |candidate, _| FileRead {
+            item: load_file(&candidate.path),
+            fresh: None,
+        },
+        on_progress,
+        |items| {
+            for outcome in items {
+                match outcome {
+                    Ok(Loaded::Trajectories(ts)) => trajectories.extend(ts),
+                    Ok(Loaded::Results(source)) => results.sources.push(source),
+                    Err(err) => failures.push(LoadFailure {
+                        path: err.path().to_path_buf(),
+                        message: err.to_string(),
+                    }),
+                }
+            }
+        },
+    );
+    results.sources.extend(super::results_above(roots));
     let mut run = Run {
         roots: roots.to_vec(),
         trajectories,
@@ -130,111 +157,57 @@ pub fn load_run_summaries(
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> (Vec<TrajectorySummary>, EvalResults, Vec<LoadFailure>) {
     let (candidates, mut failures) = discover(roots);
-    let files_total = candidates.len();
-    let bytes_total: u64 = candidates.iter().map(|c| c.size).sum();
-    let files_done = AtomicUsize::new(0);
-    let bytes_done = AtomicU64::new(0);
-    let shared: &RunCache = cache;
-    let outcomes: Vec<(PathBuf, Option<CacheEntry>, CachedOutcome)> = candidates
-        .par_iter()
-        .map(|Candidate { path, size }| {
-            let stamp = file_stamp(path);
-            let cached = stamp.and_then(|(size, modified)| shared.get(path, size, modified));
-            let (fresh, outcome) = match cached {
-                Some(entry) => (None, entry.outcome.clone()),
-                None => {
-                    let outcome = match load_file_with(path, Detail::Steps) {
-                        Ok(Loaded::Trajectories(ts)) => CachedOutcome::Trajectories(
-                            ts.iter().map(TrajectorySummary::of).collect(),
-                        ),
-                        Ok(Loaded::Results(source)) => CachedOutcome::Results(source),
-                        Err(err) => CachedOutcome::Failed(err.to_string()),
-                    };
-                    let entry = stamp.map(|(size, modified_ns)| CacheEntry {
-                        size,
-                        modified_ns,
-                        outcome: outcome.clone(),
-                        extras: Default::default(),
-                    });
-                    (entry, outcome)
-                }
-            };
-            on_progress(Progress {
-                files_done: files_done.fetch_add(1, Ordering::Relaxed) + 1,
-                files_total,
-                bytes_done: bytes_done.fetch_add(*size, Ordering::Relaxed) + size,
-                bytes_total,
-            });
-            (path.clone(), fresh, outcome)
-        })
-        .collect();
-
     let mut summaries = Vec::new();
     let mut results = EvalResults::default();
-    for (path, fresh, outcome) in outcomes {
-        if let Some(entry) = fresh {
-            cache.put(path.clone(), entry);
-        }
-        match outcome {
-            CachedOutcome::Trajectories(items) => summaries.extend(items),
-            CachedOutcome::Results(source) => results.sources.push(source),
-            CachedOutcome::Failed(message) => failures.push(LoadFailure { path, message }),
-        }
-    }
-    let present: std::collections::HashSet<&PathBuf> = candidates.iter().map(|c| &c.path).collect();
-    cache.retain(|p| present.contains(&p.to_path_buf()));
+    read_run_files(
+        &candidates,
+        cache,
+        &AtomicBool::new(false),
+        Handover::Whole,
+        |Candidate { path, .. }, cache| summarise(path, cache),
+        on_progress,
+        |items| {
+            for (path, outcome) in items {
+                match outcome {
+                    CachedOutcome::Trajectories(items) => summaries.extend(items),
+                    CachedOutcome::Results(source) => results.sources.push(source),
+                    CachedOutcome::Failed(message) => {
+                        failures.push(LoadFailure { path, message });
+                    }
+                }
+            }
+        },
+    );
     results.sources.extend(super::results_above(roots));
     results.apply(&mut summaries);
     (summaries, results, failures)
 }
 
-type Loaded3<T> = (Vec<T>, EvalResults, Vec<LoadFailure>);
-
-/// One file's outcome, with its trajectories already reduced to what the caller keeps.
-enum Kept<T> {
-    Trajectories(Vec<T>),
-    Results(ResultsSource),
-}
-
-fn load_each<T: Send>(
-    roots: &[PathBuf],
-    on_progress: &(dyn Fn(Progress) + Sync),
-    keep: impl Fn(Trajectory) -> T + Sync,
-) -> Loaded3<T> {
-    let (candidates, mut failures) = discover(roots);
-    let files_total = candidates.len();
-    let bytes_total: u64 = candidates.iter().map(|c| c.size).sum();
-    let files_done = AtomicUsize::new(0);
-    let bytes_done = AtomicU64::new(0);
-    let outcomes: Vec<Result<Kept<T>, LoadError>> = candidates
-        .par_iter()
-        .map(|Candidate { path, size }| {
-            let outcome = load_file(path).map(|loaded| match loaded {
-                Loaded::Trajectories(ts) => Kept::Trajectories(ts.into_iter().map(&keep).collect()),
-                Loaded::Results(source) => Kept::Results(source),
-            });
-            on_progress(Progress {
-                files_done: files_done.fetch_add(1, Ordering::Relaxed) + 1,
-                files_total,
-                bytes_done: bytes_done.fetch_add(*size, Ordering::Relaxed) + size,
-                bytes_total,
-            });
-            outcome
-        })
-        .collect();
-
-    let mut kept = Vec::new();
-    let mut results = EvalResults::default();
-    for outcome in outcomes {
-        match outcome {
-            Ok(Kept::Trajectories(items)) => kept.extend(items),
-            Ok(Kept::Results(source)) => results.sources.push(source),
-            Err(err) => failures.push(LoadFailure {
-                path: err.path().to_path_buf(),
-                message: err.to_string(),
-            }),
-        }
+/// One file's summaries (or results, or failure) from `cache` when it is unchanged, else
+/// read, with the entry to cache.
+fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)> {
+    let stamp = file_stamp(path);
+    if let Some(entry) = stamp.and_then(|(size, modified)| cache.get(path, size, modified)) {
+        return FileRead {
+            item: (path.to_path_buf(), entry.outcome.clone()),
+            fresh: None,
+        };
     }
-    results.sources.extend(super::results_above(roots));
-    (kept, results, failures)
+    let outcome = match load_file_with(path, Detail::Steps) {
+        Ok(Loaded::Trajectories(ts)) => {
+            CachedOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
+        }
+        Ok(Loaded::Results(source)) => CachedOutcome::Results(source),
+        Err(err) => CachedOutcome::Failed(err.to_string()),
+    };
+    let fresh = stamp.map(|(size, modified_ns)| CacheEntry {
+        size,
+        modified_ns,
+        outcome: outcome.clone(),
+        extras: Default::default(),
+    });
+    FileRead {
+        item: (path.to_path_buf(), outcome),
+        fresh,
+    }
 }

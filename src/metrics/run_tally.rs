@@ -6,20 +6,21 @@
 //! Each file's tallies are kept in the run cache (`formats::RunCache`) under a fingerprint of
 //! the rules, next to the file's summaries: tallying the same run again with the same rules
 //! reads no trajectory that has not changed. A cached tally that does not decode is ignored
-//! and the file read again. The work stops early when the caller cancels it.
+//! and the file read again. The work stops early when the caller cancels it. Files are
+//! walked by the one run loader (`formats::read_run_files`); only what one file becomes is
+//! here.
 
 use super::matcher::Matcher;
 use super::tally::{Tally, TrajectoryTally};
 use crate::formats::{
-    CacheEntry, CachedOutcome, Candidate, Detail, Loaded, Progress, RunCache, discover, file_stamp,
-    load_file_with,
+    CacheEntry, CachedOutcome, Candidate, Detail, FileRead, Handover, Loaded, Progress, RunCache,
+    discover, file_stamp, load_file_with, read_run_files,
 };
 use crate::model::{EvalResults, LoadFailure, ResultsSource, TrajectorySummary};
-use rayon::prelude::*;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// A run's tally, the files that could not be read, and the eval results found.
 #[derive(Debug, Clone)]
@@ -95,7 +96,7 @@ pub fn tally_file(cache: &RunCache, path: &Path, matcher: &Matcher, key: &str) -
     let (cached, extras, outcome) = read_outcome(path, matcher, Some(key));
     let tallies = match outcome {
         Outcome::Tallied(tallies) => tallies,
-        Outcome::Results(_) | Outcome::Failed(_) | Outcome::Skipped => Vec::new(),
+        Outcome::Results(_) | Outcome::Failed(_) => Vec::new(),
     };
     let fresh = stamp
         .filter(|_| cache.is_enabled())
@@ -136,7 +137,6 @@ enum Outcome {
     Tallied(Vec<TrajectoryTally>),
     Results(ResultsSource),
     Failed(LoadFailure),
-    Skipped,
 }
 
 fn tally(
@@ -147,56 +147,40 @@ fn tally(
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> (TalliedRun, bool) {
     let (candidates, mut failures) = discover(roots);
-    let files_total = candidates.len();
-    let bytes_total: u64 = candidates.iter().map(|c| c.size).sum();
-    let files_done = AtomicUsize::new(0);
-    let bytes_done = AtomicU64::new(0);
     let key = cache_key(&matcher);
     let caching = cache.is_enabled();
-    let shared: &RunCache = cache;
-
-    let outcomes: Vec<(PathBuf, Option<CacheEntry>, Outcome)> = candidates
-        .par_iter()
-        .map(|Candidate { path, size }| {
-            if cancel.load(Ordering::Relaxed) {
-                return (path.clone(), None, Outcome::Skipped);
-            }
+    let mut tally = Tally::new(matcher.clone());
+    let mut results = EvalResults::default();
+    let complete = read_run_files(
+        &candidates,
+        cache,
+        cancel,
+        Handover::Whole,
+        |Candidate { path, .. }, shared| {
             let (fresh, outcome) = match cached(shared, path, &key) {
                 Some(outcome) => (None, outcome),
                 None => read(path, &matcher, caching.then_some(key.as_str())),
             };
-            on_progress(Progress {
-                files_done: files_done.fetch_add(1, Ordering::Relaxed) + 1,
-                files_total,
-                bytes_done: bytes_done.fetch_add(*size, Ordering::Relaxed) + size,
-                bytes_total,
-            });
-            (path.clone(), fresh, outcome)
-        })
-        .collect();
-
-    let mut tally = Tally::new(matcher);
-    let mut results = EvalResults::default();
-    let mut cancelled = false;
-    for (path, fresh, outcome) in outcomes {
-        if let Some(entry) = fresh {
-            cache.put(path, entry);
-        }
-        match outcome {
-            Outcome::Tallied(ts) => {
-                for t in ts {
-                    tally.insert(t);
+            FileRead {
+                item: outcome,
+                fresh,
+            }
+        },
+        on_progress,
+        |outcomes| {
+            for outcome in outcomes {
+                match outcome {
+                    Outcome::Tallied(ts) => {
+                        for t in ts {
+                            tally.insert(t);
+                        }
+                    }
+                    Outcome::Results(source) => results.sources.push(source),
+                    Outcome::Failed(failure) => failures.push(failure),
                 }
             }
-            Outcome::Results(source) => results.sources.push(source),
-            Outcome::Failed(failure) => failures.push(failure),
-            Outcome::Skipped => cancelled = true,
-        }
-    }
-    if !cancelled {
-        let present: HashSet<&Path> = candidates.iter().map(|c| c.path.as_path()).collect();
-        cache.retain(|p| present.contains(p));
-    }
+        },
+    );
     results.sources.extend(crate::formats::results_above(roots));
     results.apply(tally.trajectories_mut());
     let run = TalliedRun {
@@ -205,7 +189,7 @@ fn tally(
         failures,
         results,
     };
-    (run, cancelled)
+    (run, !complete)
 }
 
 /// What the cache holds for `path`, if the file is unchanged and its tallies under `key`

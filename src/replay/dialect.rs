@@ -85,7 +85,7 @@ impl Dialect {
             timeout: Duration::from_secs(match agent {
                 Agent::MiniSweAgent => 60,
                 Agent::ClaudeCode => 120,
-                _ => 30,
+                Agent::SweAgent | Agent::OpenHands | Agent::Llama | Agent::Generic => 30,
             }),
             env: super::shell::quiet_env(),
         }
@@ -108,7 +108,12 @@ impl Dialect {
             | Format::Droid
             | Format::HfTrace
             | Format::OtelGenai => Agent::Generic,
-            _ => Agent::Generic,
+            // No replay conventions of their own known: the generic ones.
+            Format::InspectAi
+            | Format::Codex
+            | Format::Aider
+            | Format::ChatMessages
+            | Format::Trajscope => Agent::Generic,
         };
         let mut d = Dialect::new(agent);
         let any_calls = t.steps.iter().any(|s| !s.tool_calls.is_empty());
@@ -129,7 +134,7 @@ impl Dialect {
                 }
                 d.read_mini_config(t);
             }
-            _ => {}
+            Agent::OpenHands | Agent::Llama => {}
         }
         d
     }

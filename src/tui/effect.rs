@@ -1,5 +1,7 @@
-//! What `update` asks the outside world to do, as data. The runtime runs each as a task that
-//! reports back with `Msg`s; tests run them inline or just look at them.
+//! What `update` asks the outside world to do, as data. The work an effect asks for is a
+//! *job* (`job::run` does it; the runtime runs it in the background, the harness inline)
+//! that reports back with `Msg`s; tests run them inline or just look at them. ("Task" is
+//! the user's word for what an agent was asked to do, never for this.)
 
 use super::document::DocRequest;
 use super::msg::Msg;
@@ -71,10 +73,10 @@ pub enum Effect {
         roots: Vec<PathBuf>,
         rules: Arc<Matcher>,
     },
-    /// Send `msg` back after `after` (a timer; not a task: nothing replaces or cancels it).
+    /// Send `msg` back after `after` (a timer; not a job: nothing replaces or cancels it).
     Later { after: Duration, msg: Box<Msg> },
-    /// Stop the task with this key, if one runs.
-    Cancel(TaskKey),
+    /// Stop the job with this key, if one runs.
+    Cancel(JobKey),
     /// Re-run from a step against a live model, reporting as `Msg::Replay`.
     Replay(Box<ReplayRequest>),
     /// Stop a running replay at once (the fork on disk stays consistent).
@@ -125,9 +127,9 @@ pub struct ExportRequest {
     pub title: Option<String>,
 }
 
-/// Tasks with the same key replace each other: the newer one cancels the older.
+/// Jobs with the same key replace each other: the newer one cancels the older.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TaskKey {
+pub enum JobKey {
     Run,
     Trajectory,
     Compare,
@@ -142,19 +144,19 @@ pub enum TaskKey {
 }
 
 impl Effect {
-    pub fn task_key(&self) -> Option<TaskKey> {
+    pub fn job_key(&self) -> Option<JobKey> {
         match self {
-            Effect::LoadRun { .. } => Some(TaskKey::Run),
-            Effect::LoadTrajectory { .. } => Some(TaskKey::Trajectory),
-            Effect::LoadCompare { .. } => Some(TaskKey::Compare),
-            Effect::LoadInstance { .. } => Some(TaskKey::Instance),
-            Effect::BuildDocument(_) => Some(TaskKey::Document),
-            Effect::Search { .. } => Some(TaskKey::Search),
-            Effect::Grep { .. } => Some(TaskKey::Grep),
-            Effect::Watch { .. } => Some(TaskKey::Watch),
-            Effect::LoadLabels { .. } | Effect::SaveLabels { .. } => Some(TaskKey::Labels),
-            Effect::Export(_) => Some(TaskKey::Export),
-            Effect::Replay(_) => Some(TaskKey::Replay),
+            Effect::LoadRun { .. } => Some(JobKey::Run),
+            Effect::LoadTrajectory { .. } => Some(JobKey::Trajectory),
+            Effect::LoadCompare { .. } => Some(JobKey::Compare),
+            Effect::LoadInstance { .. } => Some(JobKey::Instance),
+            Effect::BuildDocument(_) => Some(JobKey::Document),
+            Effect::Search { .. } => Some(JobKey::Search),
+            Effect::Grep { .. } => Some(JobKey::Grep),
+            Effect::Watch { .. } => Some(JobKey::Watch),
+            Effect::LoadLabels { .. } | Effect::SaveLabels { .. } => Some(JobKey::Labels),
+            Effect::Export(_) => Some(JobKey::Export),
+            Effect::Replay(_) => Some(JobKey::Replay),
             Effect::Copy { .. }
             | Effect::Edit { .. }
             | Effect::Later { .. }

@@ -1,5 +1,6 @@
-//! The app without a terminal: state, update and view driven by code, effects run inline,
-//! frames drawn into ratatui's `TestBackend`. For tests (key flows, snapshots) and the
+//! The app without a terminal: state, update and view driven by code, effects run inline
+//! through the app's own interpreter (`job::run`, the run cache included), frames drawn into
+//! ratatui's `TestBackend`. For tests (key flows, snapshots) and the
 //! render benchmark; it runs exactly the `update`, `view` and jobs the real app runs.
 
 use super::config::Config;
@@ -15,6 +16,7 @@ use ratatui::buffer::Buffer;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
 
 pub struct Harness {
     pub state: State,
@@ -29,16 +31,37 @@ pub struct Harness {
     /// The live watch, once the app asked for it; driven by [`Harness::live_scan`] instead
     /// of filesystem notifications.
     live: Option<job::live::LiveJob>,
+    /// The run cache of this harness: its own, so that tests load through the cache as the
+    /// app does without touching the user's.
+    cache: CacheDir,
 }
 
 impl Harness {
-    /// Opens `roots` as `trajscope PATH…` would, and loads everything.
+    /// Opens `roots` as `trajscope PATH…` would, and loads everything (through a run cache
+    /// of its own, empty at first).
     pub fn open(roots: &[PathBuf], config: Config, width: u16, height: u16) -> Harness {
-        let state = State::new(roots.to_vec(), config, Size { width, height });
+        let opening = job::opening(roots, config.options.lazy_above);
+        let state = State::with_opening(roots.to_vec(), config, Size { width, height }, opening);
         let mut harness = Harness::with_state(state);
-        let effects = update::start(&mut harness.state);
-        harness.run(effects);
+        harness.start();
         harness
+    }
+
+    /// Opens the same paths again in a new app that keeps this one's run cache, as a second
+    /// `trajscope PATH…` would: unchanged files are listed from the cache.
+    pub fn reopen(self, config: Config) -> Harness {
+        let roots = self.state.run.roots.clone();
+        let opening = job::opening(&roots, config.options.lazy_above);
+        let state = State::with_opening(roots, config, self.state.size, opening);
+        let mut harness = Harness::with_state(state);
+        harness.cache = self.cache;
+        harness.start();
+        harness
+    }
+
+    fn start(&mut self) {
+        let effects = update::start(&mut self.state);
+        self.run(effects);
     }
 
     /// Wraps a state built by hand; nothing is run.
@@ -56,6 +79,7 @@ impl Harness {
             edited: Vec::new(),
             editor: str::to_string,
             live: None,
+            cache: CacheDir::new(),
         }
     }
 
@@ -119,51 +143,10 @@ impl Harness {
         }
     }
 
+    /// Runs one effect: through the app's own interpreter (`job::run`), but for what needs
+    /// a terminal (copy, the editor), a clock (timers) or notifications (the live watch).
     fn execute(&mut self, effect: Effect, queue: &mut VecDeque<Msg>) {
-        let never = AtomicBool::new(false);
         match effect {
-            Effect::LoadRun { roots, rules } => {
-                let (candidates, msg) = job::discover(&roots);
-                queue.push_back(msg);
-                queue.push_back(job::results_above(&roots));
-                queue.extend(
-                    candidates
-                        .iter()
-                        .flat_map(|c| job::read_run_file(c, &rules)),
-                );
-                queue.push_back(Msg::RunLoaded);
-            }
-            Effect::LoadTrajectory {
-                id,
-                source,
-                lazy_above,
-            } => {
-                queue.push_back(job::load_trajectory(id, &source, lazy_above));
-            }
-            Effect::LoadCompare { id, a, b } => {
-                queue.push_back(job::load_compare(id, &a, &b));
-            }
-            Effect::LoadInstance { id, sources } => {
-                queue.push_back(job::load_instance(id, &sources));
-            }
-            Effect::BuildDocument(request) => {
-                queue.extend(job::build_document(&request, &never));
-            }
-            Effect::Search {
-                trajectory,
-                query,
-                source,
-            } => queue.push_back(job::search(trajectory, &query, &source, &never)),
-            Effect::Grep { id, query, files } => {
-                for (done, path) in files.iter().enumerate() {
-                    queue.extend(job::grep_file(id, &query, path));
-                    queue.push_back(Msg::GrepProgress {
-                        id,
-                        files_done: done + 1,
-                    });
-                }
-                queue.push_back(Msg::GrepDone { id });
-            }
             Effect::Copy { text, what } => {
                 let mut sink = Vec::new();
                 let notice = job::clipboard::copy(&text, &what, &self.state.options, &mut sink);
@@ -184,23 +167,6 @@ impl Harness {
                     polling: None,
                 }));
             }
-            Effect::LoadLabels { roots } => queue.push_back(job::labels::load(&roots)),
-            Effect::SaveLabels { set, edit } => queue.push_back(job::labels::save(set, edit)),
-            Effect::Export(request) => queue.push_back(job::export::export(&request)),
-            Effect::Replay(request) => {
-                // The real job on a runtime of its own; its reports are handled in order,
-                // after it ends (so a test sees the streamed text whole).
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build();
-                match runtime {
-                    Ok(runtime) => runtime.block_on(job::replay::run(*request, &mut |msg| {
-                        queue.push_back(msg);
-                    })),
-                    Err(err) => queue.push_back(Msg::Notice(Notice::error(err.to_string()))),
-                }
-            }
-            Effect::CancelReplay(token) => token.cancel(),
             Effect::EditContext { text, name } => {
                 let edited = (self.editor)(&text);
                 self.edited.push((name, text));
@@ -208,7 +174,42 @@ impl Harness {
             }
             // Time does not pass in the harness: timers never fire.
             Effect::Later { .. } | Effect::Cancel(_) => {}
+            // A replay's reports are handled in order after it ends (so a test sees the
+            // streamed text whole), as every job's are.
+            job_effect => {
+                let (tx, rx) = mpsc::channel();
+                let never = AtomicBool::new(false);
+                job::run(
+                    job_effect,
+                    &|msg| tx.send(msg).is_ok(),
+                    &never,
+                    Some(self.cache.path()),
+                );
+                queue.extend(rx.try_iter());
+            }
         }
+    }
+}
+
+/// A folder of its own under the system's temporary folder, removed when dropped.
+struct CacheDir(PathBuf);
+
+impl CacheDir {
+    fn new() -> CacheDir {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        CacheDir(std::env::temp_dir().join(format!("trajscope-harness-{}-{n}", std::process::id())))
+    }
+
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for CacheDir {
+    fn drop(&mut self) {
+        // Left behind only costs disk space in the temporary folder.
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

@@ -1,131 +1,116 @@
-//! The work behind each effect, as plain blocking functions that return the `Msg`s to send
-//! back. The runtime runs them on tokio's blocking pool (in parallel, cancellable); the
-//! headless harness runs them inline. Neither owns any of this logic.
+//! The work behind each effect (a job), as plain blocking functions that send back `Msg`s,
+//! and [`run`], the one interpreter of effects. The runtime runs it on tokio's blocking pool
+//! (in parallel, cancellable); the headless harness runs it inline. Neither owns any of this
+//! logic.
 
 pub mod clipboard;
 pub mod export;
 pub mod labels;
 pub mod live;
+mod parallel;
 pub mod replay;
+mod run_load;
+
+pub use run_load::load_run;
 
 use super::document::{self, DocRequest, Mode};
-use super::msg::{FileOutcome, Msg};
+use super::effect::Effect;
+use super::msg::Msg;
 use super::search::{self, Query};
+use super::state::Opening;
 use super::state::compare::{Compared, Other};
 use super::state::grep::GrepMatch;
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
-use crate::formats::{
-    CacheEntry, CachedOutcome, Candidate, Detail, Loaded, RunCache, load_file, load_file_with,
-    open_lazy,
-};
-use crate::metrics::{Matcher, TalliedFile, TrajectoryTally, tally_file, tally_from_cache};
-use crate::model::{LoadFailure, Trajectory, TrajectorySummary};
-use std::path::{Path, PathBuf};
+use crate::formats::{Loaded, load_file, open_lazy};
+use crate::model::Trajectory;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// Walks the run's folders: the files to read, and the message announcing them.
-pub fn discover(roots: &[PathBuf]) -> (Vec<Candidate>, Msg) {
-    let (candidates, failures) = crate::formats::discover(roots);
-    let msg = Msg::RunDiscovered {
-        files: candidates.len(),
-        bytes: candidates.iter().map(|c| c.size).sum(),
-        failures,
-    };
-    (candidates, msg)
-}
-
-/// The eval results in the folders above the opened paths, as one message.
-pub fn results_above(roots: &[PathBuf]) -> Msg {
-    Msg::RunResultsAbove(crate::formats::results_above(roots))
-}
-
-/// Reads one file of the run, keeping only summaries of its trajectories and what `rules`
-/// found in them: the file's `RunFile`, then its `RunTallied` when it held trajectories.
-pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
-    let mut tallied = None;
-    let outcome = match load_file_with(&candidate.path, Detail::Steps) {
-        Ok(Loaded::Trajectories(ts)) => {
-            tallied = Some(Msg::RunTallied(
-                ts.iter().map(|t| TrajectoryTally::of(rules, t)).collect(),
-            ));
-            FileOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
+/// Runs one effect's job to the end, sending what it finds through `send` (`false`:
+/// nobody listens any more) and checking `cancel` where the work is long. The runtime calls
+/// this on tokio's blocking pool, the harness inline: both run every job the same way.
+/// `cache_dir` is where the run cache lives (`None`: every file is read).
+///
+/// The effects that need the terminal or the clock (copy, the editor, timers, cancelling a
+/// job) are left to the caller and do nothing here.
+pub fn run(
+    effect: Effect,
+    send: &(dyn Fn(Msg) -> bool + Sync),
+    cancel: &AtomicBool,
+    cache_dir: Option<&Path>,
+) {
+    match effect {
+        Effect::LoadRun { roots, rules } => {
+            load_run(&roots, &rules, cache_dir, send, cancel);
         }
-        Ok(Loaded::Results(source)) => FileOutcome::Results(source),
-        Err(err) => FileOutcome::Failed(LoadFailure {
-            path: err.path().to_path_buf(),
-            message: err.to_string(),
-        }),
-    };
-    let mut msgs = vec![Msg::RunFile {
-        bytes: candidate.size,
-        outcome,
-    }];
-    msgs.extend(tallied);
-    msgs
-}
-
-/// The files of `candidates` that `cache` holds unchanged, as one message (`None` when it
-/// holds none of them), and the files it does not hold, to be read.
-pub fn run_files_from_cache(
-    candidates: &[Candidate],
-    cache: &RunCache,
-    key: &str,
-) -> (Option<Msg>, Vec<Candidate>) {
-    let mut files = Vec::new();
-    let mut tallies = Vec::new();
-    let mut misses = Vec::new();
-    for candidate in candidates {
-        match tally_from_cache(cache, &candidate.path, key) {
-            Some(hit) => {
-                tallies.extend(hit.tallies);
-                files.push((candidate.size, outcome(&candidate.path, hit.outcome)));
+        Effect::LoadTrajectory {
+            id,
+            source,
+            lazy_above,
+        } => {
+            send(load_trajectory(id, &source, lazy_above));
+        }
+        Effect::LoadCompare { id, a, b } => {
+            send(load_compare(id, &a, &b));
+        }
+        Effect::LoadInstance { id, sources } => {
+            send(load_instance(id, &sources));
+        }
+        Effect::BuildDocument(request) => {
+            if let Some(msg) = build_document(&request, cancel) {
+                send(msg);
             }
-            None => misses.push(candidate.clone()),
         }
+        Effect::Search {
+            trajectory,
+            query,
+            source,
+        } => {
+            send(search(trajectory, &query, &source, cancel));
+        }
+        Effect::Grep { id, query, files } => {
+            let mut files_done = 0;
+            parallel::for_each_file(
+                files,
+                cancel,
+                |path| grep_file(id, &query, &path),
+                |msgs| {
+                    files_done += 1;
+                    for msg in msgs {
+                        send(msg);
+                    }
+                    send(Msg::GrepProgress { id, files_done });
+                },
+            );
+            send(Msg::GrepDone { id });
+        }
+        Effect::Watch { roots, rules } => live::watch(&roots, rules, send, cancel),
+        Effect::LoadLabels { roots } => {
+            send(labels::load(&roots));
+        }
+        Effect::SaveLabels { set, edit } => {
+            send(labels::save(set, edit));
+        }
+        Effect::Export(request) => {
+            send(export::export(&request));
+        }
+        Effect::Replay(request) => replay::run_blocking(*request, send),
+        Effect::CancelReplay(token) => token.cancel(),
+        Effect::Copy { .. }
+        | Effect::Edit { .. }
+        | Effect::EditContext { .. }
+        | Effect::Later { .. }
+        | Effect::Cancel(_) => {}
     }
-    let msg = (!files.is_empty()).then_some(Msg::RunFiles { files, tallies });
-    (msg, misses)
 }
 
-/// One file of the run read through the run cache, for a `Msg::RunFiles` batch.
-pub struct FileRead {
-    pub bytes: u64,
-    pub outcome: FileOutcome,
-    pub tallies: Vec<TrajectoryTally>,
-    /// The cache entry to keep, when the file was read.
-    pub fresh: Option<CacheEntry>,
-}
-
-/// Like [`read_run_file`], through the run cache.
-pub fn read_run_file_cached(
-    candidate: &Candidate,
-    rules: &Matcher,
-    cache: &RunCache,
-    key: &str,
-) -> FileRead {
-    let TalliedFile {
-        outcome: cached,
-        tallies,
-        fresh,
-        ..
-    } = tally_file(cache, &candidate.path, rules, key);
-    FileRead {
-        bytes: candidate.size,
-        outcome: outcome(&candidate.path, cached),
-        tallies,
-        fresh,
-    }
-}
-
-fn outcome(path: &Path, cached: CachedOutcome) -> FileOutcome {
-    match cached {
-        CachedOutcome::Trajectories(summaries) => FileOutcome::Trajectories(summaries),
-        CachedOutcome::Results(source) => FileOutcome::Results(source),
-        CachedOutcome::Failed(message) => FileOutcome::Failed(LoadFailure {
-            path: path.to_path_buf(),
-            message,
-        }),
+/// How `roots` were given: one file (and whether it opens lazily at `lazy_above`) or not.
+pub fn opening(roots: &[std::path::PathBuf], lazy_above: u64) -> Opening {
+    let single_file = roots.len() == 1 && roots[0].is_file();
+    Opening {
+        single_file,
+        lazy: single_file && crate::formats::opens_lazily(&roots[0], lazy_above),
     }
 }
 

@@ -1,10 +1,12 @@
-//! Everything that can happen to the app: input from the terminal and results from tasks.
+//! Everything that can happen to the app: input from the terminal and results from jobs.
 //! `update` turns each into state changes and effects.
 
 mod live;
+mod mouse;
 mod replay;
 
 pub use live::{LiveFile, LiveMsg, LiveTrajectory};
+pub use mouse::{Mouse, MouseKind};
 pub use replay::ReplayMsg;
 
 use super::document::{DocKey, Document};
@@ -16,7 +18,6 @@ use super::state::grep::GrepMatch;
 use super::state::trajectory::LoadedTrajectory;
 use crate::metrics::{LabelSet, TrajectoryTally};
 use crate::model::{LoadFailure, ResultsSource, TrajectorySummary};
-use crossterm::event::MouseEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -25,7 +26,7 @@ pub use super::state::runs::InstanceTrajectories;
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(Key),
-    Mouse(MouseEvent),
+    Mouse(Mouse),
     Resize {
         width: u16,
         height: u16,

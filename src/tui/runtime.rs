@@ -1,27 +1,27 @@
-//! The event loop: terminal input and task results go through `update`; the screen is
+//! The event loop: terminal input and job results go through `update`; the screen is
 //! redrawn when something changed, at most once per frame interval, so a burst of messages
 //! (a thousand files loading) becomes one frame and an idle app does not wake up at all.
 
 mod editor;
-mod tasks;
+mod jobs;
 mod terminal;
 
 use super::config::Config;
 use super::effect::Effect;
 use super::job;
 use super::keymap::Key;
-use super::msg::{Msg, ReplayMsg};
+use super::msg::{Mouse, Msg, ReplayMsg};
 use super::state::{Size, State};
 use super::{update, view};
 use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures_core::Stream;
+use jobs::Jobs;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::{Stdout, stdout};
 use std::path::PathBuf;
 use std::pin::Pin;
 use std::time::{Duration, Instant};
-use tasks::Tasks;
 use terminal::Guard;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -47,7 +47,7 @@ struct App {
     state: State,
     terminal: Term,
     guard: Guard,
-    tasks: Tasks,
+    jobs: Jobs,
     tx: UnboundedSender<Msg>,
     events: Option<EventStream>,
     dirty: bool,
@@ -58,20 +58,22 @@ async fn main_loop(roots: Vec<PathBuf>, config: Config) -> std::io::Result<()> {
     let guard = Guard::enter(config.options.mouse)?;
     let terminal = Terminal::new(CrosstermBackend::new(stdout()))?;
     let area = terminal.size()?;
-    let state = State::new(
+    let opening = job::opening(&roots, config.options.lazy_above);
+    let state = State::with_opening(
         roots,
         config,
         Size {
             width: area.width,
             height: area.height,
         },
+        opening,
     );
     let (tx, mut rx) = unbounded_channel();
     let mut app = App {
         state,
         terminal,
         guard,
-        tasks: Tasks::new(tx.clone()),
+        jobs: Jobs::new(tx.clone()),
         tx,
         events: Some(EventStream::new()),
         dirty: true,
@@ -136,7 +138,6 @@ impl App {
                     let edited = self.suspended(|| editor::edit(&text, &name))?;
                     let _ = self.tx.send(Msg::Replay(ReplayMsg::Edited(edited)));
                 }
-                Effect::CancelReplay(token) => token.cancel(),
                 Effect::Later { after, msg } => {
                     let tx = self.tx.clone();
                     tokio::spawn(async move {
@@ -144,8 +145,8 @@ impl App {
                         let _ = tx.send(*msg);
                     });
                 }
-                Effect::Cancel(key) => self.tasks.cancel(key),
-                other => self.tasks.spawn(other),
+                Effect::Cancel(key) => self.jobs.cancel(key),
+                other => self.jobs.spawn(other),
             }
         }
         Ok(())
@@ -197,7 +198,7 @@ fn to_msg(event: Event) -> Option<Msg> {
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             Some(Msg::Key(Key::from_event(&key)))
         }
-        Event::Mouse(mouse) => Some(Msg::Mouse(mouse)),
+        Event::Mouse(mouse) => Mouse::from_event(&mouse).map(Msg::Mouse),
         Event::Resize(width, height) => Some(Msg::Resize { width, height }),
         Event::Paste(text) => Some(Msg::Paste(text)),
         _ => None,

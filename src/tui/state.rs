@@ -1,7 +1,12 @@
 //! Everything the app knows, owned in one place. `update` is the only writer; `view` reads.
+//! Nothing here reads or writes files: the caller reads what the state needs ([`Opening`]).
 //!
-//! A screen (`Run`, `Trajectory`, later `Dashboard`, `Compare`) is a [`Screen`] variant with
-//! its state in `state/<name>.rs`; an overlay (help, finder, …) is an [`Overlay`] variant.
+//! A screen (`Run`, `Trajectory`, `Compare`, `Dashboard`, `Runs`) is a [`Screen`] variant with
+//! its state in `state/<name>.rs`; an overlay panel (help, finder, grep, failures, problems,
+//! replay) is an [`Overlay`] variant, its state in `state/<name>.rs`. The overlays are
+//! registered here in one place: the variant, its layer (the keys it takes) and what it
+//! scrolls; settling, the mouse wheel and clicks go through [`Overlay::scrolled`], so a new
+//! panel's list works with all three from one arm.
 
 pub mod compare;
 pub mod dashboard;
@@ -36,6 +41,7 @@ use live::LiveState;
 use metrics::MetricsState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
+use replay::ReplayPanel;
 use run::RunState;
 use runs::RunsState;
 use search::SearchState;
@@ -78,7 +84,20 @@ pub enum Overlay {
     /// Configuration problems found at start-up, all at once.
     Problems(Vec<String>),
     /// Re-running from a step against a live model.
-    Replay(Box<replay::ReplayPanel>),
+    Replay(Box<ReplayPanel>),
+}
+
+/// What an overlay scrolls, for keeping it in view, the wheel and clicks.
+pub enum Scrolled<'a> {
+    /// A list with a selection: `len` rows.
+    Rows {
+        cursor: &'a mut ListCursor,
+        len: usize,
+    },
+    /// Text scrolled by lines: `lines` of them at the window's width.
+    Text { scroll: &'a mut usize, lines: usize },
+    /// Nothing the app scrolls for it (the panel lays itself out, or fits).
+    Fixed,
 }
 
 impl Overlay {
@@ -91,6 +110,40 @@ impl Overlay {
             Overlay::Problems(_) => Layer::Problems,
             Overlay::Replay(_) => Layer::Replay,
         }
+    }
+
+    /// What it scrolls; `failures` is the number of files the run could not read, `width`
+    /// the width of the window's text.
+    pub fn scrolled(&mut self, failures: usize, width: usize) -> Scrolled<'_> {
+        match self {
+            Overlay::Finder(f) => Scrolled::Rows {
+                cursor: &mut f.cursor,
+                len: f.matches.len(),
+            },
+            Overlay::Grep(g) => Scrolled::Rows {
+                cursor: &mut g.cursor,
+                len: g.lines.len(),
+            },
+            Overlay::Failures(cursor) => Scrolled::Rows {
+                cursor,
+                len: failures,
+            },
+            Overlay::Help(h) => {
+                // The help wraps: its scroll is over the lines as shown.
+                let lines = h.rows(width).len();
+                Scrolled::Text {
+                    scroll: &mut h.scroll,
+                    lines,
+                }
+            }
+            Overlay::Problems(_) | Overlay::Replay(_) => Scrolled::Fixed,
+        }
+    }
+
+    /// Whether a click outside it closes it and a click on a row selects the row. The
+    /// replay panel is driven by keys: a stray click must not drop a running job's panel.
+    pub fn takes_clicks(&self) -> bool {
+        !matches!(self, Overlay::Replay(_))
     }
 }
 
@@ -161,12 +214,32 @@ pub struct State {
     next_id: u64,
 }
 
+/// How the paths were given, as the caller read them from the disk (`job::opening`): the
+/// state never looks at the disk itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Opening {
+    /// One path, a file: open its trajectory as soon as the run holds exactly one.
+    pub single_file: bool,
+    /// That file is big and opens lazily: open it at once, while the run lists it.
+    pub lazy: bool,
+}
+
 impl State {
-    /// The state for opening `roots`, before anything is loaded.
+    /// The state for opening `roots` (folders, or paths taken as folders), before anything is
+    /// loaded.
     pub fn new(roots: Vec<PathBuf>, config: Config, size: Size) -> State {
-        let open_single = roots.len() == 1 && roots[0].is_file();
-        let open_at_start =
-            open_single && crate::formats::opens_lazily(&roots[0], config.options.lazy_above);
+        State::with_opening(roots, config, size, Opening::default())
+    }
+
+    /// The state for opening `roots` given as `opening` says.
+    pub fn with_opening(
+        roots: Vec<PathBuf>,
+        config: Config,
+        size: Size,
+        opening: Opening,
+    ) -> State {
+        let open_single = opening.single_file;
+        let open_at_start = opening.single_file && opening.lazy;
         let screen = if config.compare_runs && roots.len() > 1 {
             Screen::Runs
         } else {
@@ -209,7 +282,7 @@ impl State {
         }
     }
 
-    /// A fresh id for an opening, a search, a task generation.
+    /// A fresh id for an opening, a search, a job generation.
     pub fn next_id(&mut self) -> u64 {
         let id = self.next_id;
         self.next_id += 1;

@@ -21,6 +21,7 @@ mod list;
 pub mod live;
 mod metrics;
 mod mouse;
+mod opening;
 mod page;
 mod prompt;
 pub mod replay;
@@ -62,7 +63,7 @@ pub fn start(state: &mut State) -> Vec<Effect> {
     {
         let title = crate::model::instance_id_from_path(&path);
         let source = TrajectoryRef { path, index: None };
-        trajectory::open_source(state, source, None, title, None, &mut fx);
+        opening::open_source(state, source, None, title, None, &mut fx);
     }
     settle::settle(state);
     document::request(state, &mut fx);
@@ -93,7 +94,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::LabelsSaved { root, edit, result } => {
             metrics::labels_saved(state, root, edit, result);
         }
-        Msg::TrajectoryLoaded { id, result } => trajectory::loaded(state, id, result, &mut fx),
+        Msg::TrajectoryLoaded { id, result } => opening::loaded(state, id, result, &mut fx),
         Msg::CompareLoaded { id, result } => compare::loaded(state, id, result),
         Msg::InstanceLoaded { id, trajectories } => runs::loaded(state, id, trajectories),
         Msg::DocumentReady { key, document } => state.documents.insert(key, document),

@@ -25,7 +25,14 @@ pub fn write_style(format: Format, head: &[u8]) -> WriteStyle {
         Format::CopilotCli | Format::KimiCli | Format::Cursor | Format::Droid | Format::HfTrace => {
             WriteStyle::Appended
         }
-        _ => WriteStyle::Rewritten,
+        // One JSON document each (and the JSON-document variants of the formats above).
+        Format::OpenHands
+        | Format::ChatMessages
+        | Format::SweAgent
+        | Format::MiniSweAgent
+        | Format::InspectAi
+        | Format::LlamaPrompt
+        | Format::Trajscope => WriteStyle::Rewritten,
     }
 }
 

@@ -3,7 +3,7 @@
 //! the gold patch edits (and every such file), split by outcome, with mean recall and
 //! precision over files. Trajectories whose instance the dataset lacks are counted apart.
 
-use super::text::share;
+use super::share::share;
 use crate::cli::table::Table;
 use anyhow::{Context as _, Result};
 use serde::Serialize;

@@ -3,6 +3,7 @@
 
 use super::super::table::Table;
 use super::json::rule_hits;
+use super::share::share;
 use trajscope::metrics::{
     Comparison, Counts, ExitKind, Overview, RowKind, Spread, TalliedRun, Tally,
 };
@@ -20,15 +21,6 @@ fn no_rate(run: &TalliedRun) -> String {
         0 => "no eval results found".into(),
         1 => "unknown (1 results file found, it names none of these trajectories)".into(),
         n => format!("unknown ({n} results files found, none names these trajectories)"),
-    }
-}
-
-/// `12 (40%)`: trajectories with a match, and their share of the group.
-pub(super) fn share(n: u64, of: usize) -> String {
-    if of == 0 {
-        "-".into()
-    } else {
-        format!("{n} ({:.0}%)", 100.0 * n as f64 / of as f64)
     }
 }
 

@@ -31,7 +31,15 @@ impl NativeShape {
             | Format::Droid
             | Format::HfTrace
             | Format::OtelGenai => None,
-            _ => None,
+            // No agent tool reads these back as forks: trajscope's own format too.
+            Format::OpenHands
+            | Format::InspectAi
+            | Format::ClaudeCode
+            | Format::Codex
+            | Format::Aider
+            | Format::LlamaPrompt
+            | Format::ChatMessages
+            | Format::Trajscope => None,
         }
     }
 

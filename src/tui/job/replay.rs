@@ -18,6 +18,29 @@ use crate::tui::msg::{Msg, ReplayMsg};
 use crate::tui::state::replay::Mode;
 use std::path::Path;
 
+/// Runs `request` to its end from a blocking thread: on the runtime the thread belongs to
+/// (the app's), else on a runtime of its own (the harness has none). The prefix replay and
+/// the executor block, so the whole run holds a thread of the blocking pool.
+pub fn run_blocking(request: ReplayRequest, send: &(dyn Fn(Msg) -> bool + Sync)) {
+    let mut forward = |msg| {
+        send(msg);
+    };
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => runtime.block_on(run(request, &mut forward)),
+        Err(_) => match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime.block_on(run(request, &mut forward)),
+            Err(err) => {
+                send(Msg::Notice(crate::tui::state::Notice::error(
+                    err.to_string(),
+                )));
+            }
+        },
+    }
+}
+
 /// Runs `request` to its end, sending what happens through `send`.
 pub async fn run(request: ReplayRequest, send: &mut dyn FnMut(Msg)) {
     let job = request.job;

@@ -1,6 +1,6 @@
 //! The fuzzy finder: over the run's trajectories (instance ids and paths) or over the steps
 //! of the open trajectory. Narrows as the user types; matching a few thousand short lines
-//! takes about a millisecond, so it runs in `update`, not in a task.
+//! takes about a millisecond, so it runs in `update`, not in a job.
 
 use super::list::ListCursor;
 use fuzzy_matcher::FuzzyMatcher;

@@ -2,7 +2,7 @@
 //! the selected one, opening a trajectory at such a step; and keeping its lists in step with
 //! the tally as files load and labels change.
 
-use super::{list, trajectory};
+use super::{list, opening};
 use crate::metrics::RowKind;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
@@ -70,7 +70,7 @@ fn open_hit(state: &mut State, fx: &mut Vec<Effect>) {
         )));
         return;
     };
-    trajectory::open(state, row, Some(hit.step), fx);
+    opening::open(state, row, Some(hit.step), fx);
     state.dashboard.opened = state.trajectory.as_ref().map(|t| t.id);
 }
 

@@ -1,5 +1,5 @@
 //! `x` / `X`: export the open trajectory, or its selected step, to a file. The file is
-//! written by a task; the status bar then says where it went.
+//! written by a job; the status bar then says where it went.
 
 use crate::export::StepRange;
 use crate::tui::action::Action;

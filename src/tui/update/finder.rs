@@ -1,6 +1,6 @@
 //! The fuzzy finder: opening it over trajectories or steps, typing, choosing.
 
-use super::{list, trajectory};
+use super::{list, opening};
 use crate::tui::action::Action;
 use crate::tui::document::Page;
 use crate::tui::effect::Effect;
@@ -75,7 +75,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             let target = finder.selected_target();
             state.overlay = None;
             match target {
-                Some(FinderTarget::Row(row)) => trajectory::open(state, row, None, fx),
+                Some(FinderTarget::Row(row)) => opening::open(state, row, None, fx),
                 Some(FinderTarget::Step(step)) => {
                     if let Some(t) = state.trajectory.as_mut() {
                         if let Some(position) = t.position_of(step) {

@@ -78,7 +78,7 @@ fn q_goes_back_to_the_dashboard_a_trajectory_was_opened_from() {
     // Opened from the dashboard (as its `enter` on a hit does), then the next one (`]`).
     let row = state.run.visible[0];
     let mut fx = effects;
-    super::trajectory::open(&mut state, row, None, &mut fx);
+    super::opening::open(&mut state, row, None, &mut fx);
     deliver(&mut state, &fx, trajectory("run/a.traj", 5, 2));
     let effects = press(&mut state, "]");
     deliver(&mut state, &effects, trajectory("run/b.traj", 5, 2));

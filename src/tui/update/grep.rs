@@ -1,8 +1,8 @@
 //! The run-wide search: starting it, taking results as files are searched, opening one.
 
-use super::{list, prompt, trajectory};
+use super::{list, opening, prompt};
 use crate::tui::action::Action;
-use crate::tui::effect::{Effect, TaskKey};
+use crate::tui::effect::{Effect, JobKey};
 use crate::tui::search::Query;
 use crate::tui::state::grep::{GrepMatch, GrepState};
 use crate::tui::state::prompt::PromptKind;
@@ -59,7 +59,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     match action {
         Action::Back => {
             if !grep.done {
-                fx.push(Effect::Cancel(TaskKey::Grep));
+                fx.push(Effect::Cancel(JobKey::Grep));
             }
             state.overlay = None;
         }
@@ -78,7 +78,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
             if let Some(row) = row {
                 // The hits of the same query are highlighted in the trajectory.
                 state.search.query = Some(query.clone());
-                trajectory::open(state, row, step, fx);
+                opening::open(state, row, step, fx);
                 if let Some(t) = state.trajectory.as_ref()
                     && let Some(loaded) = t.trajectory.clone()
                 {
@@ -94,7 +94,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{press, run, send};
-    use crate::tui::effect::{Effect, TaskKey};
+    use crate::tui::effect::{Effect, JobKey};
     use crate::tui::msg::Msg;
     use crate::tui::search::{Field, StepMatch};
     use crate::tui::state::grep::GrepMatch;
@@ -164,7 +164,7 @@ mod tests {
         let mut state = run();
         press(&mut state, "<C-f>x<CR>");
         let effects = press(&mut state, "<Esc>");
-        assert!(matches!(&effects[..], [Effect::Cancel(TaskKey::Grep)]));
+        assert!(matches!(&effects[..], [Effect::Cancel(JobKey::Grep)]));
         assert!(state.overlay.is_none());
     }
 }

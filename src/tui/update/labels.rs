@@ -1,5 +1,5 @@
 //! Labelling steps by hand: `L` asks for a label, `U` removes the step's labels. Each change
-//! is counted in the tally at once and saved to the run's label file by a task.
+//! is counted in the tally at once and saved to the run's label file by a job.
 
 use super::prompt;
 use crate::tui::effect::Effect;

@@ -3,7 +3,7 @@
 //! open trajectory refreshed with follow mode (the cursor stays on the newest step while it
 //! is on the last one; otherwise new steps are only announced). `F` toggles follow.
 
-use super::trajectory;
+use super::opening;
 use crate::tui::effect::Effect;
 use crate::tui::msg::{LiveFile, LiveMsg, Msg};
 use crate::tui::state::live::{LiveKey, QUIET_AFTER};
@@ -144,7 +144,7 @@ fn file_changed(state: &mut State, file: LiveFile, fx: &mut Vec<Effect>) {
         )));
     }
     if state.open_single && state.trajectory.is_none() && state.run.rows.len() == 1 {
-        trajectory::open(state, 0, None, fx);
+        opening::open(state, 0, None, fx);
     }
 }
 
@@ -193,7 +193,7 @@ fn refresh_open(state: &mut State, loaded: &Arc<LoadedTrajectory>, fx: &mut Vec<
     // A new id: documents built for the old version (a step that was completed since, the
     // patch) are not reused.
     t.id = id;
-    trajectory::loaded(state, id, Ok(Box::new(LoadedTrajectory::clone(loaded))), fx);
+    opening::loaded(state, id, Ok(Box::new(LoadedTrajectory::clone(loaded))), fx);
     let follow = state.live.follow;
     let Some(t) = state.trajectory.as_mut() else {
         return;

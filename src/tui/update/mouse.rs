@@ -1,23 +1,22 @@
 //! Mouse: the wheel scrolls what is under the pointer, a click selects (a second click on
 //! the selected row opens it), a click on a column title sorts, on a tab shows that page.
 
-use super::{page, run, trajectory};
+use super::{opening, page, run};
 use crate::tui::effect::Effect;
 use crate::tui::layout;
-use crate::tui::state::{Overlay, Screen, State};
-use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use crate::tui::msg::{Mouse, MouseKind};
+use crate::tui::state::{Screen, Scrolled, State};
 use ratatui::layout::{Position, Rect};
 
 /// Rows the wheel moves per notch in text panes.
 const WHEEL_ROWS: usize = 3;
 
-pub fn event(state: &mut State, event: MouseEvent, fx: &mut Vec<Effect>) {
+pub fn event(state: &mut State, event: Mouse, fx: &mut Vec<Effect>) {
     let at = Position::new(event.column, event.row);
     let delta: isize = match event.kind {
-        MouseEventKind::ScrollDown => 1,
-        MouseEventKind::ScrollUp => -1,
-        MouseEventKind::Down(MouseButton::Left) => return click(state, at, fx),
-        _ => return,
+        MouseKind::WheelDown => 1,
+        MouseKind::WheelUp => -1,
+        MouseKind::Click => return click(state, at, fx),
     };
     if state.overlay.is_some() {
         return wheel_overlay(state, delta);
@@ -56,25 +55,26 @@ pub fn event(state: &mut State, event: MouseEvent, fx: &mut Vec<Effect>) {
 }
 
 fn wheel_overlay(state: &mut State, delta: isize) {
-    let run_failures = state.run.failures.len();
-    match state.overlay.as_mut() {
-        Some(Overlay::Finder(f)) => f.cursor.move_by(delta, f.matches.len()),
-        Some(Overlay::Grep(g)) => g.cursor.move_by(delta, g.lines.len()),
-        Some(Overlay::Failures(c)) => c.move_by(delta, run_failures),
-        Some(Overlay::Help(h)) => {
-            h.scroll = h.scroll.saturating_add_signed(delta * WHEEL_ROWS as isize);
+    let failures = state.run.failures.len();
+    let width = super::settle::overlay_text_width(state);
+    let Some(overlay) = state.overlay.as_mut() else {
+        return;
+    };
+    match overlay.scrolled(failures, width) {
+        Scrolled::Rows { cursor, len } => cursor.move_by(delta, len),
+        Scrolled::Text { scroll, .. } => {
+            *scroll = scroll.saturating_add_signed(delta * WHEEL_ROWS as isize);
         }
-        Some(Overlay::Problems(_) | Overlay::Replay(_)) | None => {}
+        Scrolled::Fixed => {}
     }
 }
 
 fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
     let area = state.area();
-    if let Some(Overlay::Replay(_)) = &state.overlay {
-        // The panel is driven by keys; a stray click must not drop a running job's panel.
-        return;
-    }
-    if state.overlay.is_some() {
+    if let Some(overlay) = &state.overlay {
+        if !overlay.takes_clicks() {
+            return;
+        }
         let window = layout::overlay(area);
         if !window.contains(at) {
             state.overlay = None;
@@ -103,7 +103,7 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
                 };
                 if position == state.run.cursor.selected {
                     if let Some(row) = state.run.selected_row() {
-                        trajectory::open(state, row, None, fx);
+                        opening::open(state, row, None, fx);
                     }
                 } else {
                     state.run.cursor.selected = position;
@@ -135,24 +135,13 @@ fn click(state: &mut State, at: Position, fx: &mut Vec<Effect>) {
 }
 
 fn click_overlay_row(state: &mut State, y: usize) {
-    let run_failures = state.run.failures.len();
-    match state.overlay.as_mut() {
-        Some(Overlay::Finder(f)) => {
-            if let Some(i) = f.cursor.row_at(y, f.matches.len()) {
-                f.cursor.selected = i;
-            }
-        }
-        Some(Overlay::Grep(g)) => {
-            if let Some(i) = g.cursor.row_at(y, g.lines.len()) {
-                g.cursor.selected = i;
-            }
-        }
-        Some(Overlay::Failures(c)) => {
-            if let Some(i) = c.row_at(y, run_failures) {
-                c.selected = i;
-            }
-        }
-        _ => {}
+    let failures = state.run.failures.len();
+    let width = super::settle::overlay_text_width(state);
+    if let Some(overlay) = state.overlay.as_mut()
+        && let Scrolled::Rows { cursor, len } = overlay.scrolled(failures, width)
+        && let Some(i) = cursor.row_at(y, len)
+    {
+        cursor.selected = i;
     }
 }
 
@@ -171,12 +160,13 @@ mod tests {
     use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
     fn mouse(kind: MouseEventKind, column: u16, row: u16) -> Msg {
-        Msg::Mouse(MouseEvent {
+        let event = MouseEvent {
             kind,
             column,
             row,
             modifiers: KeyModifiers::NONE,
-        })
+        };
+        Msg::Mouse(crate::tui::msg::Mouse::from_event(&event).unwrap())
     }
 
     fn click(column: u16, row: u16) -> Msg {

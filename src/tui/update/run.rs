@@ -1,6 +1,6 @@
 //! The run table: moving, opening, sorting, filtering; and the run filling in as files load.
 
-use super::{compare, finder, list, prompt, trajectory};
+use super::{compare, finder, list, opening, prompt};
 use crate::model::LoadFailure;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
@@ -20,7 +20,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Quit => state.quit = true,
         Action::Open => {
             if let Some(row) = state.run.selected_row() {
-                trajectory::open(state, row, None, fx);
+                opening::open(state, row, None, fx);
             }
         }
         Action::Filter => prompt::open(state, PromptKind::Filter),
@@ -103,7 +103,7 @@ pub fn loaded(state: &mut State, fx: &mut Vec<Effect>) {
     state.run.progress.finished = true;
     state.run.failures.sort_by(|a, b| a.path.cmp(&b.path));
     if state.open_single && state.run.rows.len() == 1 && state.trajectory.is_none() {
-        trajectory::open(state, 0, None, fx);
+        opening::open(state, 0, None, fx);
     }
     // Opened at start, before its row existed: its row now, for the keys that use it.
     if let Some(t) = state.trajectory.as_mut().filter(|t| t.row.is_none()) {

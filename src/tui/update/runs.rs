@@ -1,7 +1,7 @@
 //! The runs screen: moving through the instances, the "solved by exactly k" and "solved only
 //! by run X" filters, adding a run, and opening one instance's trajectories side by side.
 
-use super::{list, prompt, trajectory};
+use super::{list, opening, prompt};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::layout;
@@ -102,7 +102,7 @@ fn instance_action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 .selected()
                 .and_then(|r| r.cells.iter().flatten().next().copied());
             if let Some(row) = row {
-                trajectory::open(state, row, None, fx);
+                opening::open(state, row, None, fx);
             }
         }
         _ => {}

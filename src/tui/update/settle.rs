@@ -3,7 +3,7 @@
 
 use super::list::{detail_height, page_height};
 use crate::tui::layout;
-use crate::tui::state::{Overlay, Screen, State};
+use crate::tui::state::{Screen, Scrolled, State};
 
 pub fn settle(state: &mut State) {
     let area = state.area();
@@ -22,21 +22,24 @@ pub fn settle(state: &mut State) {
     }
     let page = page_height(state);
     let failures = state.run.failures.len();
-    // The help wraps: its scroll is over the lines as shown.
-    let help_width = usize::from(
+    let width = overlay_text_width(state);
+    let Some(overlay) = state.overlay.as_mut() else {
+        return;
+    };
+    match overlay.scrolled(failures, width) {
+        Scrolled::Rows { cursor, len } => cursor.settle(len, page),
+        Scrolled::Text { scroll, lines } => *scroll = (*scroll).min(lines.saturating_sub(page)),
+        Scrolled::Fixed => {}
+    }
+}
+
+/// The width of an overlay window's text.
+pub fn overlay_text_width(state: &State) -> usize {
+    usize::from(
         layout::overlay_body(layout::overlay(state.area()), true)
             .1
             .width,
-    );
-    match state.overlay.as_mut() {
-        Some(Overlay::Finder(f)) => f.cursor.settle(f.matches.len(), page),
-        Some(Overlay::Grep(g)) => g.cursor.settle(g.lines.len(), page),
-        Some(Overlay::Failures(c)) => c.settle(failures, page),
-        Some(Overlay::Help(h)) => {
-            h.scroll = h.scroll.min(h.rows(help_width).len().saturating_sub(page));
-        }
-        Some(Overlay::Problems(_) | Overlay::Replay(_)) | None => {}
-    }
+    )
 }
 
 fn settle_trajectory(state: &mut State) {

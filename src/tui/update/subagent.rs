@@ -1,7 +1,7 @@
 //! Following a Claude Code sub-agent link: from the step that started a sub-agent to the
 //! sub-agent's own log, and from a sub-agent back to that step of its parent.
 
-use super::trajectory::open_source;
+use super::opening::open_source;
 use crate::tui::effect::Effect;
 use crate::tui::state::trajectory::TrajectoryRef;
 use crate::tui::state::{Notice, State};

@@ -1,137 +1,13 @@
-//! The trajectory screen: opening one, moving between steps (errors, same tool, next
-//! trajectory), and the trajectory arriving from disk.
+//! The trajectory screen's keys: moving between steps (errors, same tool, next trajectory),
+//! the page and the features it opens, and going back. Opening a trajectory is in
+//! `opening.rs`, which the other screens use without coming back here.
 
+use super::opening::open;
 use super::{clipboard, finder, list, page, prompt, search};
 use crate::tui::action::Action;
-use crate::tui::effect::{Effect, TaskKey};
+use crate::tui::effect::{Effect, JobKey};
 use crate::tui::state::prompt::PromptKind;
-use crate::tui::state::trajectory::{LoadedTrajectory, TrajectoryRef, TrajectoryState};
 use crate::tui::state::{Notice, Screen, State};
-use std::path::Path;
-use std::sync::Arc;
-
-/// Opens row `row` of the run, at step `step` (1-based) when given.
-pub fn open(state: &mut State, row: usize, step: Option<usize>, fx: &mut Vec<Effect>) {
-    let Some(summary) = state.run.rows.get(row) else {
-        return;
-    };
-    let source = TrajectoryRef {
-        path: summary.path.clone(),
-        index: summary.source_index,
-    };
-    let title = state.run.label(row).to_string();
-    open_source(state, source, Some(row), title, step, fx);
-}
-
-/// Opens the trajectory `source` (row `row` of the run, when known), at `step` when given.
-pub fn open_source(
-    state: &mut State,
-    source: TrajectoryRef,
-    row: Option<usize>,
-    title: String,
-    step: Option<usize>,
-    fx: &mut Vec<Effect>,
-) {
-    let back = match state.screen {
-        Screen::Trajectory => state.trajectory.as_ref().map_or(Screen::Run, |t| t.back),
-        other => other,
-    };
-    state.screen = Screen::Trajectory;
-    state.overlay = None;
-    if let Some(t) = state.trajectory.as_mut().filter(|t| t.source == source) {
-        // Already open (or opening): just go to the step.
-        if let Some(step) = step {
-            match t.position_of(step) {
-                Some(position) => t.select(position),
-                None => t.pending_step = Some(step),
-            }
-        }
-        return;
-    }
-    let id = state.next_id();
-    let mut opening = TrajectoryState::opening(id, source.clone(), row, title);
-    opening.pending_step = step;
-    opening.back = back;
-    state.trajectory = Some(opening);
-    state.search.hits.clear();
-    state.search.hit_steps.clear();
-    state.search.current = None;
-    fx.push(Effect::LoadTrajectory {
-        id,
-        source,
-        lazy_above: state.options.lazy_above,
-    });
-}
-
-pub fn loaded(
-    state: &mut State,
-    id: u64,
-    result: Result<Box<LoadedTrajectory>, String>,
-    fx: &mut Vec<Effect>,
-) {
-    let Some(t) = state.trajectory.as_mut().filter(|t| t.id == id) else {
-        return;
-    };
-    let loaded = match result {
-        Ok(loaded) => loaded,
-        Err(message) => {
-            t.error = Some(message);
-            return;
-        }
-    };
-    let LoadedTrajectory {
-        mut trajectory,
-        steps,
-    } = *loaded;
-    // The run's join of eval results is authoritative; a prediction may hold the patch.
-    if let Some(row) = t.row.and_then(|r| state.run.rows.get(r)) {
-        trajectory.resolved = trajectory.resolved.or(row.resolved);
-        if trajectory.exit_status.is_none() {
-            trajectory.exit_status = row.exit_status.clone();
-        }
-    }
-    if trajectory.submission.is_none() {
-        let run: Vec<&Path> = state.run.rows.iter().map(|r| r.path.as_path()).collect();
-        state
-            .run
-            .results
-            .apply_among(std::slice::from_mut(&mut trajectory), &run);
-    }
-    t.error = None;
-    if let Some(lazy) = &trajectory.lazy {
-        state.notice = Some(Notice::info(format!(
-            "opened lazily ({}): steps are read from the file when shown; no diffs or replay (see lazy_above_mb)",
-            crate::tui::units::bytes(lazy.file_size())
-        )));
-    }
-    t.multi_agent = !trajectory.agents().is_empty();
-    let trajectory = Arc::new(trajectory);
-    t.trajectory = Some(trajectory.clone());
-    t.tool_width = steps
-        .iter()
-        .map(|s| crate::text::display_width(&s.tool))
-        .max()
-        .unwrap_or(1)
-        .clamp(4, 16);
-    t.steps = Arc::from(steps);
-    if let Some(step) = t.pending_step.take()
-        && let Some(position) = t.position_of(step)
-    {
-        t.select(position);
-    }
-    if let Some(child) = t.pending_subagent.take()
-        && let Some(step) = trajectory
-            .steps
-            .iter()
-            .find(|s| s.subagent.as_ref() == Some(&child))
-        && let Some(position) = t.position_of(step.index)
-    {
-        t.select(position);
-    }
-    if let Some(query) = state.search.query.clone() {
-        search::run(state, query, id, trajectory, fx);
-    }
-}
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let page_rows = list::page_height(state);
@@ -214,7 +90,7 @@ pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
         .as_ref()
         .is_some_and(|t| t.trajectory.is_none() && t.error.is_none())
     {
-        fx.push(Effect::Cancel(TaskKey::Trajectory));
+        fx.push(Effect::Cancel(JobKey::Trajectory));
         state.trajectory = None;
     }
     if back == Screen::Dashboard || (id.is_some() && state.dashboard.opened == id) {
@@ -238,7 +114,7 @@ mod tests {
         deliver, documents_requested, opened, press, run, send, trajectory,
     };
     use crate::tui::document::Page;
-    use crate::tui::effect::{Effect, TaskKey};
+    use crate::tui::effect::{Effect, JobKey};
     use crate::tui::msg::Msg;
     use crate::tui::state::Screen;
 
@@ -260,7 +136,7 @@ mod tests {
         let effects = press(&mut state, "q");
         assert!(matches!(state.screen, Screen::Run));
         assert!(
-            matches!(&effects[..], [Effect::Cancel(TaskKey::Trajectory)]),
+            matches!(&effects[..], [Effect::Cancel(JobKey::Trajectory)]),
             "{effects:?}"
         );
         // Opening it again reads it again; a late answer to the cancelled read is dropped.

@@ -166,65 +166,7 @@ fn search_info(state: &State) -> Option<String> {
 /// as fit.
 fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
     let layer = state.layers()[0];
-    let wanted: &[(Action, &str)] = match layer {
-        Layer::Run => &[
-            (Action::Help, "help"),
-            (Action::Quit, "quit"),
-            (Action::Open, "open"),
-            (Action::Filter, "filter"),
-            (Action::SortNext, "sort"),
-            (Action::FindTrajectory, "find"),
-            (Action::FailureModes, "failure modes"),
-            (Action::SearchRun, "search all"),
-        ],
-        Layer::Trajectory => &[
-            (Action::Help, "help"),
-            (Action::Back, "back"),
-            (Action::Down, "step"),
-            (Action::NextError, "error"),
-            (Action::Search, "search"),
-            (Action::ShowContext, "context"),
-            (Action::ShowPatch, "patch"),
-            (Action::ShowDiff, "diff"),
-            (Action::Replay, "replay"),
-            (Action::ScrollPageDown, "scroll"),
-            (Action::LabelStep, "label"),
-            (Action::ExportTrajectory, "export"),
-        ],
-        Layer::Dashboard => &[
-            (Action::Help, "help"),
-            (Action::Back, "back"),
-            (Action::Down, "move"),
-            (Action::Open, "steps/open"),
-            (Action::SwitchPane, "switch list"),
-        ],
-        Layer::Compare => &[
-            (Action::Help, "help"),
-            (Action::Back, "back"),
-            (Action::Down, "step"),
-            (Action::NextDivergence, "divergence"),
-            (Action::TogglePatches, "patches"),
-            (Action::ScrollPageDown, "scroll"),
-        ],
-        Layer::Runs => &[
-            (Action::Help, "help"),
-            (Action::Back, "back"),
-            (Action::Down, "move"),
-            (Action::Open, "side by side"),
-            (Action::FilterSolvedBy, "solved by k"),
-            (Action::FilterOnly, "only by"),
-            (Action::AddRun, "add run"),
-        ],
-        Layer::Finder => &[(Action::Confirm, "open"), (Action::Cancel, "close")],
-        Layer::Grep => &[
-            (Action::Open, "open"),
-            (Action::SearchRun, "new search"),
-            (Action::Back, "close"),
-        ],
-        Layer::Help | Layer::Failures | Layer::Problems => &[(Action::Back, "close")],
-        // The replay panel lists its own keys.
-        Layer::Prompt | Layer::Global | Layer::Replay => &[],
-    };
+    let wanted = layer.hints();
     let theme = &state.theme;
     let mut spans = Vec::new();
     let mut used = 0;
