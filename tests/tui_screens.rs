@@ -153,3 +153,46 @@ fn styled_light_theme() {
     assert_ne!(text, styled(&mut dark));
     insta::assert_snapshot!("styled_light_80x24", text);
 }
+
+#[test]
+fn rule_picker() {
+    // `p` in the run table: the built-in packs, the defaults ticked, the selected pack's
+    // source below; the key line names the keys from the keymap.
+    both_sizes("rule_picker", opened("pj"), |text, _| {
+        assert!(text.contains("Rule packs the tally uses"), "{text}");
+        assert!(text.contains("[x] default"), "{text}");
+        assert!(text.contains("[ ] swe-bench-pro-failure-modes"), "{text}");
+        assert!(text.contains("[ ] sniffly-claude-code-errors"), "{text}");
+        assert!(
+            text.contains("space ticks · enter counts the run again · esc closes"),
+            "{text}"
+        );
+        assert!(
+            text.contains("nilenso"),
+            "the selected pack's source: {text}"
+        );
+    });
+}
+
+#[test]
+fn rule_picker_counts_the_run_again() {
+    // Only the sniffly pack ticked, then enter: the run is read again and the dashboard
+    // lists that pack's rules, not the defaults'.
+    let mut harness = tui::open(120, 40);
+    keys(&mut harness, "pjj<Space>kk<Space><CR>");
+    let text = harness.text();
+    assert!(
+        text.contains("counting with sniffly-claude-code-errors"),
+        "{text}"
+    );
+    keys(&mut harness, "m");
+    let text = harness.text();
+    assert!(
+        text.contains("User Interruption"),
+        "the pack's rules: {text}"
+    );
+    assert!(
+        !text.contains("syntax_error"),
+        "default rules left out: {text}"
+    );
+}

@@ -115,6 +115,8 @@ actions! {
     No => "no", "no: back to the form";
 
     Confirm => "confirm", "accept";
+    Toggle => "toggle", "tick or untick the selected item";
+    PickRules => "pick_rules", "choose the rule packs the failure-mode tally uses";
     Cancel => "cancel", "cancel";
     DeleteBackward => "delete_backward", "delete the character before the cursor";
     ClearInput => "clear_input", "clear the input";

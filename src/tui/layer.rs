@@ -74,6 +74,9 @@ layers! {
     Problems => "problems", "Configuration problems", [Back "close"];
     // The replay panel lists its own keys.
     Replay => "replay", "Replay panel (re-run from a step against a live model)", [];
+    RulePicker => "rules", "Rule packs (which built-in packs the failure-mode tally uses)", [
+        Toggle "tick", Confirm "count again", Back "close",
+    ];
 }
 
 impl Layer {

@@ -19,6 +19,7 @@ pub mod live;
 pub mod metrics;
 pub mod prompt;
 pub mod replay;
+pub mod rule_picker;
 pub mod run;
 pub mod runs;
 pub mod search;
@@ -85,6 +86,8 @@ pub enum Overlay {
     Problems(Vec<String>),
     /// Re-running from a step against a live model.
     Replay(Box<ReplayPanel>),
+    /// Which built-in rule packs the tally uses.
+    RulePicker(rule_picker::RulePicker),
 }
 
 /// What an overlay scrolls, for keeping it in view, the wheel and clicks.
@@ -109,6 +112,7 @@ impl Overlay {
             Overlay::Failures(_) => Layer::Failures,
             Overlay::Problems(_) => Layer::Problems,
             Overlay::Replay(_) => Layer::Replay,
+            Overlay::RulePicker(_) => Layer::RulePicker,
         }
     }
 
@@ -136,6 +140,10 @@ impl Overlay {
                     lines,
                 }
             }
+            Overlay::RulePicker(p) => Scrolled::Rows {
+                cursor: &mut p.cursor,
+                len: p.packs.len(),
+            },
             Overlay::Problems(_) | Overlay::Replay(_) => Scrolled::Fixed,
         }
     }

@@ -25,6 +25,7 @@ mod opening;
 mod page;
 mod prompt;
 pub mod replay;
+mod rule_picker;
 mod run;
 mod runs;
 mod search;
@@ -194,6 +195,7 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Failures | Layer::Problems => list_overlay_action(state, action),
         Layer::Help => help::action(state, action),
         Layer::Replay => replay::action(state, action, fx),
+        Layer::RulePicker => rule_picker::action(state, action, fx),
     }
 }
 

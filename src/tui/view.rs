@@ -15,6 +15,7 @@ mod phases;
 mod popup;
 mod problems;
 mod replay;
+mod rule_picker;
 mod run;
 mod runs;
 mod scrollbar;
@@ -54,6 +55,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         Some(Overlay::Failures(cursor)) => failures::render(state, cursor, frame, area),
         Some(Overlay::Problems(problems)) => problems::render(state, problems, frame, area),
         Some(Overlay::Replay(panel)) => replay::render(state, panel, frame, area),
+        Some(Overlay::RulePicker(picker)) => rule_picker::render(state, picker, frame, area),
         None => {}
     }
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);

@@ -38,6 +38,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Mark => compare::mark(state),
         Action::Compare => compare::open(state, fx),
         Action::FailureModes => super::dashboard::open(state),
+        Action::PickRules => super::rule_picker::open(state),
         Action::Runs => super::runs::open(state),
         Action::AddRun => prompt::open(state, PromptKind::AddRun),
         _ => {}
