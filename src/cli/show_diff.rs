@@ -11,6 +11,7 @@ use trajscope::diff::{
     repeated_commands,
 };
 use trajscope::model::Trajectory;
+use trajscope::present::model_input;
 
 #[derive(Serialize)]
 struct StepJson<'a> {
@@ -248,29 +249,20 @@ fn print_submission(out: &mut String, check: &SubmissionCheck, style: Style) {
 }
 
 fn print_context(out: &mut String, ctx: &ContextDiff, style: Style) {
-    say!(out,
+    say!(
+        out,
         "  {}",
         style.bold(&format!(
-            "Model input vs the previous step ({}): {} → {} messages, {} kept, {} added, {} removed, {} rewritten",
+            "Model input vs the previous step ({}): {}",
             ctx.exactness.map_or("not recorded", |e| e.as_str()),
-            ctx.previous_len,
-            ctx.len,
-            ctx.kept,
-            ctx.count(ContextChange::Added),
-            ctx.count(ContextChange::Removed),
-            ctx.count(ContextChange::Rewritten)
+            model_input::message_counts(ctx)
         ))
     );
     for c in &ctx.changes {
-        let at = match (c.before, c.after) {
-            (Some(b), Some(a)) => format!("[{b}→{a}]"),
-            (Some(b), None) => format!("[{b}]"),
-            (None, Some(a)) => format!("[{a}]"),
-            (None, None) => String::new(),
-        };
+        let at = model_input::position(c);
         let line = format!(
             "  {:<9} {at:<8} {:<9} {} ({:+} chars)",
-            format!("{:?}", c.change).to_lowercase(),
+            model_input::change_word(c.change),
             c.role.as_str(),
             c.summary,
             c.chars_delta

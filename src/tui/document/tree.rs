@@ -4,9 +4,10 @@
 //! shows.
 
 use super::analysis::Analysis;
-use super::diff_lines::{self, file_lang, labels};
+use super::diff_lines;
 use super::{Mode, Writer};
 use crate::diff::{Agreement, FileSnapshot, SubmissionCheck};
+use crate::present::language::Language;
 use crate::text::display_width;
 use crate::tui::theme::{Role, Theme};
 use ratatui::text::Span;
@@ -72,16 +73,7 @@ pub fn write(
                         theme.style(Role::FoldMarker),
                     );
                 }
-                let (old, new) = labels(d);
-                diff_lines::write(
-                    w,
-                    d,
-                    (&old, &new),
-                    file_lang(&d.path),
-                    theme,
-                    mode.highlight,
-                    cancel,
-                )?;
+                diff_lines::write_file(w, d, theme, mode.highlight, cancel)?;
             }
             None => w.spans(vec![
                 Span::styled(change.path.clone(), theme.style(Role::Text)),
@@ -215,7 +207,7 @@ fn submission(
                 w,
                 m,
                 ("reconstruction", "submission"),
-                file_lang(&m.path),
+                Language::of_path(&m.path),
                 theme,
                 mode.highlight,
                 cancel,

@@ -1,6 +1,6 @@
-//! The words both export formats use for the same facts: resolved or not, cost and tokens,
-//! how an edit fared, what a step's title says. One place, so the page and the Markdown
-//! never disagree.
+//! The words the outputs use for the same facts: resolved or not, cost and tokens, how an
+//! edit fared, what a step's title says. One place, so the HTML page, the Markdown and
+//! `trajscope show` never disagree.
 
 use crate::diff::EditStatus;
 use crate::model::{Step, Trajectory};
