@@ -3,7 +3,8 @@
 
 use super::super::table::Table;
 use super::json::rule_hits;
-use trajscope::metrics::{Comparison, Counts, ExitKind, Overview, RowKind, Spread, Tally};
+use trajscope::metrics::{Comparison, Counts, ExitKind, Overview, RowKind, Split, Spread, Tally};
+use trajscope::present::LABEL_PREFIX;
 
 /// `12 (40%)`: trajectories with a match, and their share of the group.
 pub(super) fn share(n: u64, of: usize) -> String {
@@ -135,19 +136,12 @@ pub fn rules(tally: &Tally, csv: bool) -> Table {
             }
             table.row(line);
         } else {
-            table.row([
-                if label {
-                    format!("label: {}", row.name)
-                } else {
-                    row.name.clone()
-                },
-                c.all.matches.to_string(),
-                c.all.steps.to_string(),
-                c.all.trajectories.to_string(),
-                share(c.resolved.trajectories, resolved),
-                share(c.unresolved.trajectories, unresolved),
-                share(c.unknown.trajectories, unknown),
-            ]);
+            let name = if label {
+                format!("{LABEL_PREFIX}{}", row.name)
+            } else {
+                row.name.clone()
+            };
+            table.row(counted_row(name, &c, (resolved, unresolved, unknown)));
         }
     }
     table
@@ -166,18 +160,31 @@ pub fn tools(tally: &Tally) -> Table {
         "UNKNOWN",
     ]);
     for tool in tally.tools() {
-        let c = tool.counts;
-        table.row([
+        table.row(counted_row(
             tool.name,
-            c.all.matches.to_string(),
-            c.all.steps.to_string(),
-            c.all.trajectories.to_string(),
-            share(c.resolved.trajectories, resolved),
-            share(c.unresolved.trajectories, unresolved),
-            share(c.unknown.trajectories, unknown),
-        ]);
+            &tool.counts,
+            (resolved, unresolved, unknown),
+        ));
     }
     table
+}
+
+/// A rule's or a tool's row: matches, steps and trajectories overall, then each outcome's
+/// share of its trajectories.
+fn counted_row(
+    name: String,
+    c: &Split,
+    (resolved, unresolved, unknown): (usize, usize, usize),
+) -> [String; 7] {
+    [
+        name,
+        c.all.matches.to_string(),
+        c.all.steps.to_string(),
+        c.all.trajectories.to_string(),
+        share(c.resolved.trajectories, resolved),
+        share(c.unresolved.trajectories, unresolved),
+        share(c.unknown.trajectories, unknown),
+    ]
 }
 
 /// One row per trajectory; rules as `name×steps` (text) or one column per rule (CSV).
@@ -250,9 +257,9 @@ pub fn by_trajectory(tally: &Tally, csv: bool) -> Table {
     table
 }
 
-/// The comparison's header lines.
-pub fn comparison(c: &Comparison, a_name: &str, b_name: &str) -> String {
-    let rate = |o: &Overview| match o.resolved_rate {
+/// `resolved 12/40 = 30.0% (95% CI 17.9%–45.6%)`, or that the run has no eval results.
+pub fn resolved_rate(o: &Overview) -> String {
+    match o.resolved_rate {
         Some(r) => format!(
             "resolved {}/{} = {:.1}% (95% CI {:.1}%–{:.1}%)",
             r.successes,
@@ -262,7 +269,12 @@ pub fn comparison(c: &Comparison, a_name: &str, b_name: &str) -> String {
             100.0 * r.high
         ),
         None => "no eval results".into(),
-    };
+    }
+}
+
+/// The comparison's header lines.
+pub fn comparison(c: &Comparison, a_name: &str, b_name: &str) -> String {
+    let rate = resolved_rate;
     let mut out = format!(
         "A: {a_name}: {} trajectories, {}\nB: {b_name}: {} trajectories, {}\n",
         c.a.trajectories,
