@@ -4,7 +4,8 @@
 //! table across runs.
 
 use super::report::{
-    context_label, excerpt, finish, first_divergence, json_summary, matcher, reload, rules_fired,
+    context_label, excerpt, file_name, finish, first_divergence, json_summary, matcher, reload,
+    rules_fired,
 };
 use super::{Args, confirm, edit};
 use crate::cli::table::Table;
@@ -134,10 +135,7 @@ pub async fn run(
                     fired.join(",")
                 },
                 divergence.map_or("none".into(), |d| format!("step {d}")),
-                done.fork
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                file_name(&done.fork),
             ]);
             runs.push(json!({
                 "backend": backend.name(),

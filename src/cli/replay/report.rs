@@ -151,6 +151,13 @@ pub fn finish(
     })
 }
 
+/// A fork's file name, for the table (its full path is printed below it).
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 fn print_paths(paths: &[PathBuf]) {
     for p in paths {
         println!("{}", p.display());

@@ -4,7 +4,7 @@
 //! answer, exit status `Resampled`).
 
 use super::Args;
-use super::report::{context_label, excerpt, finish, json_summary};
+use super::report::{context_label, excerpt, file_name, finish, json_summary};
 use crate::cli::table::Table;
 use anyhow::Result;
 use serde_json::json;
@@ -114,11 +114,7 @@ pub async fn run(
                     .stats
                     .and_then(|s| s.tokens_per_s())
                     .map_or("-".into(), |s| format!("{s:.1}")),
-                sample
-                    .fork
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                file_name(&sample.fork),
             ]);
             runs.push(json!({
                 "backend": backend.name(),
