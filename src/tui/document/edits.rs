@@ -7,6 +7,7 @@ use super::diff_lines;
 use super::{Mode, Writer};
 use crate::diff::{ContextChange, EditOutcome, EditStatus, RepeatedRun, churn, context_diff};
 use crate::model::Trajectory;
+use crate::present::facts::{self, Concern};
 use crate::present::language::Language;
 use crate::present::model_input;
 use crate::text::one_line;
@@ -71,33 +72,15 @@ fn title(w: &mut Writer, step: usize, edits: &[EditOutcome], theme: &Theme) {
     w.spans(spans);
 }
 
-/// What an edit's status says, and how loudly.
+/// What an edit's status says ([`facts::edit_status`]), and how loudly.
 fn status(status: &EditStatus) -> (&'static str, Option<&str>, Role) {
-    match status {
-        EditStatus::Applied => ("applied", None, Role::DiffAdded),
-        EditStatus::Doubtful(r) => ("applied (in doubt)", Some(r), Role::FoldMarker),
-        EditStatus::Rejected(r) => (
-            "NOT APPLIED: refused by the tool; the diff is what was asked",
-            Some(r),
-            Role::StepError,
-        ),
-        EditStatus::Unplaced(r) => (
-            "applied where the log never showed: no line numbers",
-            Some(r),
-            Role::FoldMarker,
-        ),
-        EditStatus::Conflict(r) => (
-            "CONFLICT with what the log showed of the file",
-            Some(r),
-            Role::StepError,
-        ),
-        EditStatus::Uninterpreted(r) => ("COULD NOT INTERPRET", Some(r), Role::StepError),
-        EditStatus::Opaque(r) => (
-            "changed in a way trajscope cannot follow",
-            Some(r),
-            Role::FoldMarker,
-        ),
-    }
+    let (text, reason) = facts::edit_status(status);
+    let role = match facts::edit_concern(status) {
+        Concern::None => Role::DiffAdded,
+        Concern::Doubt => Role::FoldMarker,
+        Concern::Failure => Role::StepError,
+    };
+    (text, reason, role)
 }
 
 fn edit(
