@@ -12,6 +12,7 @@ mod render;
 mod replay;
 mod results;
 mod rules;
+mod rules_arg;
 mod show;
 mod show_diff;
 mod show_gold;

@@ -35,7 +35,7 @@ mod view;
 
 pub use agreement::{Agreement, FileAgreement, SubmissionCheck, check_submission};
 pub use align::{AlignedPair, RunComparison, compare_runs, normalise_action};
-pub use context::{ContextChange, ContextDiff, context_diff};
+pub use context::{ContextChange, ContextDiff, MessageChange, context_diff};
 pub use dataset::{DatasetError, GoldPatches, Localization, localization, localize};
 pub use edit::{ContextChunk, Edit, EditOp, Uninterpreted};
 pub use gold::{FinalSource, GoldProximity, StepGold, gold_proximity};

@@ -9,26 +9,22 @@
 //! characters ([`clean`]) and escaped for its format; no log text is written raw.
 //!
 //! Uses `model` and `diff`. Knows nothing of the metrics engine: the rules a step matched
-//! come in as [`ExportOptions::step_labels`]. No printing, no terminal, no files opened.
+//! come in as [`ExportOptions::badges`], built by [`crate::present::StepBadges`]. No printing, no terminal, no files opened.
 
 mod bars;
 mod clean;
 mod error;
-mod facts;
 #[cfg(test)]
 mod fixture;
 mod html;
-mod language;
 mod markdown;
 mod options;
 mod report;
-mod unified;
 
 pub use bars::text_chart;
 pub use clean::{clean, cleaned};
 pub use error::ExportError;
 pub use html::write_html;
-pub use language::Language;
 pub use markdown::write_markdown;
-pub use options::{ExportOptions, StepLabels, StepRange};
+pub use options::{ExportOptions, StepRange};
 pub use report::{Bar, Report, ReportTable, write_report_html};

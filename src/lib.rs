@@ -2,6 +2,7 @@
 //!
 //! The layers, each using only those above it: [`model`] (pure data), [`formats`] (bytes →
 //! model), [`metrics`] (rules, tallies, run statistics), [`diff`] (step-by-step diffs),
+//! [`present`] (a step's diff rows, language and badges, for every output to style),
 //! [`export`] (Markdown and HTML pages), [`backend`] (model backends), [`replay`]
 //! (re-running an agent from a step), [`watch`] (following growing logs), [`tui`] (the
 //! terminal app). [`text`] makes log text safe to display, for every layer that shows it.
@@ -72,6 +73,7 @@ pub mod formats;
 pub mod fuzzing;
 pub mod metrics;
 pub mod model;
+pub mod present;
 pub mod replay;
 pub mod text;
 pub mod tui;

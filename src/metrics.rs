@@ -8,7 +8,8 @@
 //! sums them per rule, split by resolved / unresolved / unknown, with the steps behind each
 //! count. [`Overview`] and [`Comparison`] give the run-level numbers and the two-run test,
 //! [`RunsComparison`] the test of two or more runs on their shared instances;
-//! [`LabelSet`] keeps hand-made step labels in a sidecar file; [`Search`] is `trajscope grep`.
+//! [`LabelSet`] keeps hand-made step labels in a sidecar file; [`Query`] and [`each_match`]
+//! are the one search (`trajscope grep` through [`Search`], and the TUI's `/`).
 //! Rules marked `alert` fire while a trajectory is followed live ([`firings`], [`AlertLog`]).
 //!
 //! Uses `model` and `formats`; knows nothing of terminals, async or printing.
@@ -59,7 +60,9 @@ pub use run_tally::{
 pub use runs_comparison::{
     InstanceVerdicts, McNemarTest, PairTest, RuleAcross, RuleInRun, RunsComparison, SolveCounts,
 };
-pub use search::{GrepHit, Search, SearchError};
+pub use search::{
+    Case, GrepHit, Match, Query, Search, SearchError, each_match, fields_of, shown_text,
+};
 pub use step_matches::{StepHit, StepMatches};
 pub use tally::{
     Counts, Hit, Outcome, Row, RowKind, Split, Tally, ToolRow, ToolUse, TrajectoryKey,

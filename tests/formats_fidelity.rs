@@ -14,7 +14,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use trajscope::formats::{Loaded, load_file};
-use trajscope::metrics::{Field, Matcher, RuleSet, Search};
+use trajscope::metrics::{Field, Matcher, Query, RuleSet, Search};
 use trajscope::model::{Exactness, Format, StepKind, Trajectory};
 
 fn load(path: &Path) -> Vec<Trajectory> {
@@ -63,7 +63,7 @@ fn a_claude_code_human_turn_is_a_step_that_searches_find() {
     assert_eq!(step.summary(), turn);
     assert!(step.observation.is_empty(), "not folded into another step");
     for field in [Field::User, Field::Any] {
-        let hits = Search::new(turn, false, false, field).unwrap().find(&t);
+        let hits = Search::new(Query::new(turn).unwrap(), field).find(&t);
         assert_eq!(hits.len(), 1, "{field}");
         assert_eq!((hits[0].step, hits[0].field), (step.index, Field::User));
     }

@@ -6,7 +6,9 @@ use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::export::{ExportError, ExportOptions, StepRange, write_html, write_markdown};
+use trajscope::metrics::LabelSet;
 use trajscope::model::Trajectory;
+use trajscope::present::StepBadges;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
@@ -41,6 +43,9 @@ pub struct Args {
     pub fold: usize,
     #[command(flatten)]
     pub results: super::results::ResultsArg,
+    /// The rules whose matches tag the steps, as in the TUI and `trajscope stats`.
+    #[command(flatten)]
+    pub rules: super::rules_arg::RulesArg,
 }
 
 const EXAMPLES: &str = "\
@@ -67,8 +72,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         (None, Some(range)) => range,
         (None, None) => StepRange::All,
     };
+    let badges = badges(&args, &trajectory);
     let options = ExportOptions {
         steps,
+        badges: &badges,
         diffs: !args.no_diffs,
         fold_lines: args.fold,
         ..ExportOptions::default()
@@ -88,6 +95,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The rules each step matched (the defaults, the user's file and `--rules`, as the TUI
+/// loads them) and the labels saved for the run, as the TUI's export tags them.
+fn badges(args: &Args, trajectory: &Trajectory) -> StepBadges {
+    let (matcher, _) = args.rules.compile();
+    // The run folder the TUI saved labels in may be any folder above the file.
+    let labels = LabelSet::root_for(&trajectory.source)
+        .ancestors()
+        .find(|dir| LabelSet::path_in(dir).is_file())
+        .and_then(|root| {
+            LabelSet::load(root)
+                .map_err(|err| eprintln!("trajscope: warning: labels left out: {err}"))
+                .ok()
+        });
+    StepBadges::scan(&matcher, trajectory, labels.as_ref())
 }
 
 fn kind(args: &Args) -> Result<Kind> {

@@ -9,22 +9,27 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{Loaded, discover, load_file};
-use trajscope::metrics::{Field, GrepHit, Search};
+use trajscope::metrics::{Case, Field, GrepHit, Query, Search};
 use trajscope::model::Trajectory;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// What to look for: a literal string, or a regular expression with --regex.
+    /// What to look for: a regular expression, or literal text when it is not a valid one.
+    /// Lower case ignores case; a capital makes the pattern exact.
     pub pattern: String,
     /// Trajectory files or folders (searched recursively).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Treat PATTERN as a regular expression (Rust syntax; ^ and $ match at line ends).
+    /// PATTERN must be a valid regular expression (Rust syntax; ^ and $ match at line
+    /// ends): an invalid one is an error instead of literal text.
     #[arg(short = 'e', long)]
     pub regex: bool,
-    /// Match case-insensitively.
-    #[arg(short = 'i', long)]
+    /// Match case-insensitively, whatever the case of PATTERN.
+    #[arg(short = 'i', long, conflicts_with = "case_sensitive")]
     pub ignore_case: bool,
+    /// Match case exactly, even a PATTERN in lower case.
+    #[arg(short = 's', long)]
+    pub case_sensitive: bool,
     /// Where to look: observation, action, thought, response, tool, user, or any.
     #[arg(short = 'f', long, default_value = "any", value_parser = parse_field)]
     pub field: Field,
@@ -62,8 +67,13 @@ struct JsonHit<'a> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let search = match Search::new(&args.pattern, args.regex, args.ignore_case, args.field) {
-        Ok(search) => search,
+    let case = match (args.ignore_case, args.case_sensitive) {
+        (true, _) => Case::Ignore,
+        (_, true) => Case::Exact,
+        _ => Case::Smart,
+    };
+    let search = match Query::with(&args.pattern, case, args.regex) {
+        Ok(query) => Search::new(query, args.field),
         Err(err) => bail!("{err}"),
     };
     let (candidates, failures) = discover(&args.paths);

@@ -2,7 +2,8 @@
 //! buffered output the diff commands print through.
 
 use std::fmt::Write as _;
-use trajscope::diff::{DiffLine, FileChange, FileDiff, LineKind};
+use trajscope::diff::FileDiff;
+use trajscope::present::{DiffRowKind, for_each_row};
 
 /// ANSI styling, or none.
 #[derive(Debug, Clone, Copy)]
@@ -56,59 +57,18 @@ pub fn file_diff(d: &FileDiff, style: Style, indent: &str) -> String {
 /// A diff with its own `---`/`+++` labels (two runs of a command, two messages).
 pub fn labelled_diff(d: &FileDiff, style: Style, indent: &str, old: &str, new: &str) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{indent}{}", style.bold(&format!("--- {old}")));
-    let _ = writeln!(out, "{indent}{}", style.bold(&format!("+++ {new}")));
-    if let Some(note) = &d.note {
-        let _ = writeln!(out, "{indent}{}", style.dim(&format!("({note})")));
-    }
-    for hunk in &d.hunks {
-        let _ = writeln!(out, "{indent}{}", style.hunk(&hunk.header()));
-        let mut i = 0;
-        while i < hunk.lines.len() {
-            let line = &hunk.lines[i];
-            if line.text.is_none() {
-                let run = hunk.lines[i..]
-                    .iter()
-                    .take_while(|l| l.text.is_none() && l.kind == line.kind)
-                    .count();
-                let what = if run == 1 {
-                    "1 line".to_string()
-                } else {
-                    format!("{run} lines")
-                };
-                let mark = sign(line);
-                let note = format!("{mark} … {what} not seen in the log");
-                let _ = writeln!(out, "{indent}{}", style.dim(&note));
-                i += run;
-                continue;
-            }
-            let text = format!("{}{}", sign(line), line.text.as_deref().unwrap_or(""));
-            let painted = match line.kind {
-                LineKind::Added => style.added(&text),
-                LineKind::Removed => style.removed(&text),
-                LineKind::Context => text,
-            };
-            let _ = writeln!(out, "{indent}{painted}");
-            i += 1;
-        }
-    }
-    if d.hunks.is_empty() && d.note.is_none() {
-        let what = if d.change == FileChange::Created {
-            "(empty file)"
-        } else {
-            "(no change)"
+    let _ = for_each_row(d, (old, new), |row| {
+        let painted = match row.kind {
+            DiffRowKind::Header => style.bold(row.text),
+            DiffRowKind::Hunk => style.hunk(row.text),
+            DiffRowKind::Added => style.added(row.text),
+            DiffRowKind::Removed => style.removed(row.text),
+            DiffRowKind::Context => row.text.to_string(),
+            DiffRowKind::Unseen(_) | DiffRowKind::Note => style.dim(row.text),
         };
-        let _ = writeln!(out, "{indent}{}", style.dim(what));
-    }
+        writeln!(out, "{indent}{painted}")
+    });
     out
-}
-
-fn sign(line: &DiffLine) -> char {
-    match line.kind {
-        LineKind::Added => '+',
-        LineKind::Removed => '-',
-        LineKind::Context => ' ',
-    }
 }
 
 /// A title rule: `── title ───…`.

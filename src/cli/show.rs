@@ -216,11 +216,7 @@ fn print_header(t: &Trajectory) {
     println!(
         "  exit:     {}   resolved: {}   steps: {}",
         t.exit_status.as_deref().unwrap_or("-"),
-        match t.resolved {
-            Some(true) => "yes",
-            Some(false) => "no",
-            None => "unknown",
-        },
+        trajscope::present::facts::resolved(t),
         t.steps.len()
     );
     let usage = t.total_usage();

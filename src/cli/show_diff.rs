@@ -6,11 +6,12 @@ use crate::{put, say};
 use anyhow::Result;
 use serde::Serialize;
 use trajscope::diff::{
-    Agreement, ContextChange, ContextDiff, CumulativeChange, EditOutcome, EditStatus, FileSnapshot,
+    Agreement, ContextChange, ContextDiff, CumulativeChange, EditOutcome, FileSnapshot,
     Reconstruction, RepeatedRun, SubmissionCheck, check_submission, context_diff,
     repeated_commands,
 };
 use trajscope::model::Trajectory;
+use trajscope::present::{facts, model_input};
 
 #[derive(Serialize)]
 struct StepJson<'a> {
@@ -149,7 +150,7 @@ fn print_step(out: &mut String, t: &Trajectory, r: &Reconstruction, k: usize, st
     }
     for e in edits {
         let path = e.path.as_deref().unwrap_or("?");
-        let (mark, reason) = status_text(&e.status);
+        let (mark, reason) = facts::edit_status(&e.status);
         let line = format!("  {} · {path} · {mark}", e.label);
         let painted = if e.status.is_applied() && reason.is_none() {
             line
@@ -166,24 +167,6 @@ fn print_step(out: &mut String, t: &Trajectory, r: &Reconstruction, k: usize, st
     }
 }
 
-fn status_text(s: &EditStatus) -> (&'static str, Option<&str>) {
-    match s {
-        EditStatus::Applied => ("applied", None),
-        EditStatus::Doubtful(r) => ("applied (in doubt)", Some(r)),
-        EditStatus::Rejected(r) => (
-            "NOT APPLIED (refused by the tool; the diff is what was asked)",
-            Some(r),
-        ),
-        EditStatus::Unplaced(r) => (
-            "applied somewhere the log never showed (diff without positions)",
-            Some(r),
-        ),
-        EditStatus::Conflict(r) => ("CONFLICT with the reconstruction", Some(r)),
-        EditStatus::Uninterpreted(r) => ("COULD NOT INTERPRET", Some(r)),
-        EditStatus::Opaque(r) => ("changed in a way trajscope cannot follow", Some(r)),
-    }
-}
-
 fn print_tree(out: &mut String, r: &Reconstruction, k: usize, style: Style) {
     say!(
         out,
@@ -195,18 +178,7 @@ fn print_tree(out: &mut String, r: &Reconstruction, k: usize, style: Style) {
         say!(out, "  (no file seen or edited)");
     }
     for f in files {
-        let seen = f.lines.iter().filter(|l| l.is_some()).count();
-        let total = match f.unseen_after {
-            None => Some(f.lines.len()),
-            Some(Some(n)) => Some(f.lines.len() + n),
-            Some(None) => None,
-        };
-        let size = match (f.exists, total) {
-            (false, _) => "deleted".to_string(),
-            (true, Some(n)) if seen == n => format!("{n} lines, all seen"),
-            (true, Some(n)) => format!("{n} lines, {seen} seen"),
-            (true, None) => format!("length unknown, {seen} lines seen"),
-        };
+        let size = facts::file_knowledge(&f);
         let role = if f.edited { "edited" } else { "viewed" };
         say!(out, "  {:<48} {role:<7} {size}", f.path);
         if let Some(lost) = &f.lost {
@@ -248,29 +220,20 @@ fn print_submission(out: &mut String, check: &SubmissionCheck, style: Style) {
 }
 
 fn print_context(out: &mut String, ctx: &ContextDiff, style: Style) {
-    say!(out,
+    say!(
+        out,
         "  {}",
         style.bold(&format!(
-            "Model input vs the previous step ({}): {} → {} messages, {} kept, {} added, {} removed, {} rewritten",
+            "Model input vs the previous step ({}): {}",
             ctx.exactness.map_or("not recorded", |e| e.as_str()),
-            ctx.previous_len,
-            ctx.len,
-            ctx.kept,
-            ctx.count(ContextChange::Added),
-            ctx.count(ContextChange::Removed),
-            ctx.count(ContextChange::Rewritten)
+            model_input::message_counts(ctx)
         ))
     );
     for c in &ctx.changes {
-        let at = match (c.before, c.after) {
-            (Some(b), Some(a)) => format!("[{b}→{a}]"),
-            (Some(b), None) => format!("[{b}]"),
-            (None, Some(a)) => format!("[{a}]"),
-            (None, None) => String::new(),
-        };
+        let at = model_input::position(c);
         let line = format!(
             "  {:<9} {at:<8} {:<9} {} ({:+} chars)",
-            format!("{:?}", c.change).to_lowercase(),
+            model_input::change_word(c.change),
             c.role.as_str(),
             c.summary,
             c.chars_delta

@@ -22,8 +22,8 @@ use trajscope::diff::GoldPatches;
 use trajscope::export::text_chart;
 use trajscope::formats::RunCache;
 use trajscope::metrics::{
-    Comparison, FilterRow, LabelSet, Matcher, Overview, RuleError, RuleOptions, RuleSet, RunFilter,
-    RunsComparison, TalliedRun, Tally, tally_run, tally_run_cached, user_rules_path,
+    Comparison, FilterRow, LabelSet, Matcher, Overview, RuleError, RunFilter, RunsComparison,
+    TalliedRun, Tally, tally_run, tally_run_cached,
 };
 use trajscope::model::{LabelKey, ResultsSource, labels};
 
@@ -44,13 +44,8 @@ pub struct Args {
     /// Count all PATHs as one run, even exactly two folders.
     #[arg(long, conflicts_with = "vs")]
     pub one_run: bool,
-    /// Add the rules of FILE, or of a built-in pack (`trajscope rules --list`), to the
-    /// defaults (a rule of the same name replaces one).
-    #[arg(long, value_name = "FILE|PACK")]
-    pub rules: Vec<PathBuf>,
-    /// Use the rules of FILE or PACK instead of the defaults and the user's rule file.
-    #[arg(long, value_name = "FILE|PACK")]
-    pub only_rules: Vec<PathBuf>,
+    #[command(flatten)]
+    pub rules: super::rules_arg::RulesArg,
     /// Print JSON (shape in docs/metrics.md).
     #[arg(long, group = "format")]
     pub json: bool,
@@ -99,17 +94,7 @@ Examples:
   trajscope stats runs/x --dataset swe-bench-lite.jsonl   with localization against gold patches";
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let set = RuleSet::load(&RuleOptions {
-        extra: args.rules.clone(),
-        only: args.only_rules.clone(),
-        user_file: user_rules_path(),
-    });
-    let (matcher, compile_errors) = Matcher::new(set.rules);
-    let mut rule_errors = set.errors;
-    rule_errors.extend(compile_errors);
-    for err in &rule_errors {
-        eprintln!("trajscope: warning: {err} (the other rules still run)");
-    }
+    let (matcher, rule_errors) = args.rules.compile();
     let rule_names: Vec<&str> = matcher.rules().iter().map(|r| r.name.as_str()).collect();
     let filter = match &args.filter {
         Some(text) => Some(RunFilter::parse(text, Some(&rule_names))?),

@@ -7,9 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
-use trajscope::metrics::{
-    AlertLog, Firing, Matcher, RuleOptions, RuleSet, has_alerts, user_rules_path,
-};
+use trajscope::metrics::{AlertLog, Firing, Matcher, has_alerts};
 use trajscope::model::{Step, Trajectory};
 use trajscope::watch::{
     ChangeFeed, FeedMode, FileStatus, FileUpdate, Follower, TrajectoryChange, announced,
@@ -30,12 +28,9 @@ pub struct Args {
     /// detected and polled anyway).
     #[arg(long)]
     pub poll: bool,
-    /// Add the rules of FILE or PACK (alerts are rules with `alert = true`) to the defaults.
-    #[arg(long, value_name = "FILE|PACK")]
-    pub rules: Vec<PathBuf>,
-    /// Use the rules of FILE or PACK instead of the defaults and the user's rule file.
-    #[arg(long, value_name = "FILE|PACK")]
-    pub only_rules: Vec<PathBuf>,
+    /// The rules to alert with (alerts are rules with `alert = true`).
+    #[command(flatten)]
+    pub rules: super::rules_arg::RulesArg,
 }
 
 /// The alert rules and what each followed trajectory has reported.
@@ -46,15 +41,7 @@ struct Alerts {
 
 impl Alerts {
     fn load(args: &Args) -> Alerts {
-        let set = RuleSet::load(&RuleOptions {
-            extra: args.rules.clone(),
-            only: args.only_rules.clone(),
-            user_file: user_rules_path(),
-        });
-        let (matcher, compile_errors) = Matcher::new(set.rules);
-        for err in set.errors.iter().chain(&compile_errors) {
-            eprintln!("trajscope: warning: {err} (the other rules still run)");
-        }
+        let (matcher, _) = args.rules.compile();
         Alerts {
             matcher: has_alerts(&matcher).then_some(matcher),
             logs: HashMap::new(),

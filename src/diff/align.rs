@@ -53,7 +53,7 @@ pub fn normalise_action(step: &Step, paths: &Paths) -> String {
             let command = field("command").or_else(|| field("cmd"));
             match command {
                 // A shell call reads as the command line it ran, as text-mode agents write it.
-                Some(c) if SHELL_TOOLS.contains(&call.name.as_str()) => c,
+                Some(c) if super::interpret::SHELL_TOOLS.contains(&call.name.as_str()) => c,
                 _ => {
                     let main = [
                         "command",
@@ -89,15 +89,6 @@ pub fn normalise_action(step: &Step, paths: &Paths) -> String {
     let joined = words.join(" ");
     super::repeat::normalise_command(&joined)
 }
-
-const SHELL_TOOLS: &[&str] = &[
-    "bash",
-    "execute_bash",
-    "shell",
-    "Bash",
-    "exec_command",
-    "local_shell",
-];
 
 /// Word-set similarity of two normalised actions.
 fn similarity(a: &str, b: &str) -> f32 {

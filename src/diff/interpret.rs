@@ -26,7 +26,8 @@ pub struct Intent {
     pub maybe_not_run: Option<String>,
 }
 
-const SHELL_TOOLS: &[&str] = &[
+/// Tools whose call runs a command line (its `command` or `cmd` argument).
+pub(super) const SHELL_TOOLS: &[&str] = &[
     "bash",
     "execute_bash",
     "shell",

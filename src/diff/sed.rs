@@ -307,7 +307,7 @@ pub enum Line {
 }
 
 #[derive(Debug, Default)]
-pub struct Outcome {
+pub struct SedResult {
     pub lines: Vec<Line>,
     /// A command might have changed a line whose text is unknown.
     pub touched_unseen: bool,
@@ -317,8 +317,8 @@ pub struct Outcome {
 
 /// Runs `script` over `lines` (`None` = text unknown). `complete`: the lines are the whole
 /// file, so `$` is the last of them.
-pub fn run(script: &Script, lines: &[Option<String>], complete: bool) -> Outcome {
-    let mut out = Outcome::default();
+pub fn run(script: &Script, lines: &[Option<String>], complete: bool) -> SedResult {
+    let mut out = SedResult::default();
     let compiled: Vec<Option<Regex>> = script
         .commands
         .iter()
@@ -464,7 +464,7 @@ mod tests {
         v.iter().map(|s| Some(s.to_string())).collect()
     }
 
-    fn texts(o: &Outcome, input: &[Option<String>]) -> Vec<String> {
+    fn texts(o: &SedResult, input: &[Option<String>]) -> Vec<String> {
         o.lines
             .iter()
             .map(|l| match l {

@@ -12,9 +12,10 @@ mod highlight;
 mod step;
 mod toc;
 
-use super::{ExportError, ExportOptions, facts};
+use super::{ExportError, ExportOptions};
 use crate::diff::Reconstruction;
 use crate::model::Trajectory;
+use crate::present::facts;
 use highlight::Highlighter;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -34,7 +35,10 @@ pub fn write_html(
     let range = options.steps.resolve(t.steps.len())?;
     let steps = &t.steps[range.start() - 1..*range.end()];
     let edits = options.diffs.then(|| Reconstruction::of(t));
-    let labels: Vec<Vec<String>> = steps.iter().map(|s| options.labels(s.index)).collect();
+    let labels: Vec<Vec<String>> = steps
+        .iter()
+        .map(|s| options.labels(s.index).to_vec())
+        .collect();
     let highlighter = Highlighter::new();
 
     write_head(w, &escaped(options.title(t)))?;

@@ -11,12 +11,12 @@ mod fence;
 mod inline;
 mod prose;
 
-use super::facts;
-use super::language::{self, Language};
-use super::unified::for_each_line;
 use super::{ExportError, ExportOptions};
 use crate::diff::Reconstruction;
 use crate::model::{Step, Trajectory};
+use crate::present::facts;
+use crate::present::for_each_row;
+use crate::present::language::{Language, of_action, of_step_observation};
 use std::io::Write;
 
 /// Writes `t` as Markdown to `w`.
@@ -143,7 +143,8 @@ fn write_step(
     let step_edits = edits.map_or(&[][..], |r| r.step_edits(step.index));
     if !step.action.trim().is_empty() {
         let edited = step_edits.iter().find_map(|e| e.path.as_deref());
-        let tag = language::of_action(step, edited).tag();
+        let language = of_action(step, &step.action, edited);
+        let tag = language.tag();
         writeln!(w, "**Action**\n")?;
         fence::write_block(w, tag, step.action.trim_end())?;
         writeln!(w)?;
@@ -165,7 +166,10 @@ fn write_step(
             None => writeln!(w, "\n")?,
         }
         if let Some(diff) = &edit.diff {
-            fence::write_lines_block(w, "diff", |line| for_each_line(diff, |_, text| line(text)))?;
+            let (old, new) = diff.labels();
+            fence::write_lines_block(w, "diff", |line| {
+                for_each_row(diff, (&old, &new), |row| line(row.text))
+            })?;
             writeln!(w)?;
         }
     }
@@ -185,7 +189,8 @@ fn write_observation(
     if let Some(code) = facts::exit_code(step) {
         label.push_str(&format!(" ({code})"));
     }
-    let tag = language::of_output(observation).tag();
+    let language = of_step_observation(step);
+    let tag = language.tag();
     if options.folds(observation) {
         // `<details>` is an HTML block: the blank line after `<summary>` lets GitHub read
         // the fence inside it as Markdown again. The summary holds only counts, no log text.

@@ -1,7 +1,8 @@
 //! What an export includes: which steps, whether to show diffs, where to fold, and the
-//! labels (matched metric rules) to put on each step.
+//! badges (matched metric rules, labels) to put on each step.
 
 use super::ExportError;
+use crate::present::StepBadges;
 use std::fmt;
 
 /// Which steps to export, 1-based and inclusive as users count them.
@@ -75,10 +76,8 @@ impl fmt::Display for StepRange {
     }
 }
 
-/// The labels of a step (1-based): the metric rules it matched, or anything else a caller
-/// wants shown as tags. Kept as a function so the exporter does not depend on the metrics
-/// engine and nothing is computed for steps that are not exported.
-pub type StepLabels<'a> = &'a dyn Fn(usize) -> Vec<String>;
+/// What `ExportOptions::default()` tags steps with: nothing.
+static NO_BADGES: StepBadges = StepBadges::NONE;
 
 /// How to export.
 #[derive(Clone, Copy)]
@@ -90,8 +89,9 @@ pub struct ExportOptions<'a> {
     pub fold_lines: usize,
     /// Observations longer than this many bytes are folded too.
     pub fold_bytes: usize,
-    /// Matched rules (or other labels) per step.
-    pub step_labels: Option<StepLabels<'a>>,
+    /// The matched rules and labels of each step ([`StepBadges`], the same list the TUI
+    /// shows).
+    pub badges: &'a StepBadges,
     /// The name the page gives the trajectory: the row's label in the run it came from
     /// (`django__django-11099 · …/run-b`); its instance id when not set.
     pub title: Option<&'a str>,
@@ -104,7 +104,7 @@ impl Default for ExportOptions<'_> {
             diffs: true,
             fold_lines: 30,
             fold_bytes: 3000,
-            step_labels: None,
+            badges: &NO_BADGES,
             title: None,
         }
     }
@@ -116,8 +116,8 @@ impl ExportOptions<'_> {
         self.title.unwrap_or(&t.instance_id)
     }
 
-    pub(crate) fn labels(&self, step: usize) -> Vec<String> {
-        self.step_labels.map(|f| f(step)).unwrap_or_default()
+    pub(crate) fn labels(&self, step: usize) -> &[String] {
+        self.badges.at(step)
     }
 
     pub(crate) fn folds(&self, text: &str) -> bool {
@@ -132,7 +132,7 @@ impl fmt::Debug for ExportOptions<'_> {
             .field("diffs", &self.diffs)
             .field("fold_lines", &self.fold_lines)
             .field("fold_bytes", &self.fold_bytes)
-            .field("step_labels", &self.step_labels.is_some())
+            .field("badges", &!self.badges.is_empty())
             .finish()
     }
 }

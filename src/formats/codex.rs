@@ -23,7 +23,7 @@ mod tests;
 
 use super::LoadError;
 use super::json::{JsonLine, each_json_line};
-use super::tool_steps::{Outcome, StepBuilder};
+use super::tool_steps::{CallOutput, StepBuilder};
 use crate::model::{Format, Message, Trajectory, Usage};
 use record::{Line, Payload, value};
 use serde_json::value::RawValue;
@@ -210,9 +210,9 @@ impl<'a> Rollout<'a> {
             if let Some(call) = self.steps.call_at(&id)
                 && !self.steps.has_output(call)
             {
-                let outcome = Outcome {
+                let outcome = CallOutput {
                     text,
-                    ..Outcome::default()
+                    ..CallOutput::default()
                 };
                 self.steps.add_result(call, outcome);
             }

@@ -12,7 +12,7 @@
 
 use super::LoadError;
 use super::json::{JsonLine, content_text, str_field, u64_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, generic_action};
 use super::turns::{Session, name_after_session, session_lines};
 use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
 use serde_json::Value;
@@ -260,10 +260,10 @@ impl Reader<'_> {
             append_line(&mut text, &message);
         }
         let failed = data.get("success").and_then(Value::as_bool) == Some(false);
-        let outcome = Outcome {
+        let outcome = CallOutput {
             text,
             failed,
-            ..Outcome::default()
+            ..CallOutput::default()
         };
         match b.call_at(id) {
             Some(at) if !b.has_output(at) => {

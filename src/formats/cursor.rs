@@ -11,7 +11,7 @@
 
 use super::LoadError;
 use super::json::{content_text, str_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, session_lines};
 use crate::model::{Format, ToolCall, Trajectory};
 use serde_json::Value;
@@ -91,10 +91,10 @@ fn user_line(session: &mut Session, blocks: &[&Value]) {
         if str_field(block, "type") == Some("tool_result") {
             let b = &mut session.steps;
             let id = str_field(block, "tool_use_id").unwrap_or("");
-            let outcome = Outcome {
+            let outcome = CallOutput {
                 text: block.get("content").map(content_text).unwrap_or_default(),
                 failed: block.get("is_error").and_then(Value::as_bool) == Some(true),
-                ..Outcome::default()
+                ..CallOutput::default()
             };
             match b.call_at(id).or_else(|| b.pending_call(None)) {
                 Some(at) => b.add_result(at, outcome),
@@ -130,9 +130,7 @@ fn assistant_line(session: &mut Session, step: usize, blocks: &[&Value]) {
                     name,
                     arguments,
                 };
-                let action = call
-                    .argument("command")
-                    .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+                let action = call_action(&call);
                 b.add_call(step, call, action, true);
             }
             _ => b.add_text(step, &content_text(block)),

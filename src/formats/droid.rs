@@ -10,7 +10,7 @@
 
 use super::LoadError;
 use super::json::{content_text, str_field, u64_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis, name_after_session, session_lines};
 use crate::model::{Format, ToolCall, Trajectory, Usage};
 use serde_json::Value;
@@ -96,19 +96,17 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                     name: str_field(e, "toolName").unwrap_or("tool").to_string(),
                     arguments,
                 };
-                let action = call
-                    .argument("command")
-                    .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+                let action = call_action(&call);
                 b.add_call(at, call, action, true);
             }
             "tool_result" => {
                 let id = str_field(e, "toolId")
                     .or_else(|| str_field(e, "id"))
                     .unwrap_or("");
-                let outcome = Outcome {
+                let outcome = CallOutput {
                     text: e.get("value").map(content_text).unwrap_or_default(),
                     failed: e.get("isError").and_then(Value::as_bool) == Some(true),
-                    ..Outcome::default()
+                    ..CallOutput::default()
                 };
                 match b.call_at(id).or_else(|| b.pending_call(None)) {
                     Some(at) => {

@@ -13,7 +13,7 @@
 
 use super::LoadError;
 use super::json::{content_text, str_field, u64_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, generic_action};
 use super::turns::{Session, name_after_session};
 use crate::model::{Format, ToolCall, Trajectory, Usage};
 use serde_json::Value;
@@ -182,10 +182,10 @@ fn read_model_turn(session: &mut Session, message: &Value, text: &str, ts: Optio
                 let at = (step, b.trajectory.steps[step].tool_calls.len() - 1);
                 b.add_result(
                     at,
-                    Outcome {
+                    CallOutput {
                         text: format!("[{status}]"),
                         failed: true,
-                        ..Outcome::default()
+                        ..CallOutput::default()
                     },
                 );
             }
@@ -197,11 +197,11 @@ fn read_model_turn(session: &mut Session, message: &Value, text: &str, ts: Optio
         let exit_code = shell_exit_code(&output);
         b.add_result(
             at,
-            Outcome {
+            CallOutput {
                 text: output,
                 failed,
                 exit_code,
-                ..Outcome::default()
+                ..CallOutput::default()
             },
         );
     }

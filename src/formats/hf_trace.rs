@@ -11,7 +11,7 @@
 
 use super::LoadError;
 use super::json::{content_text, json_lines, str_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis, name_after_session};
 use crate::model::{Format, Message, ToolCall, Trajectory};
 use serde_json::Value;
@@ -94,18 +94,16 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                             name: str_field(function, "name").unwrap_or("tool").to_string(),
                             arguments,
                         };
-                        let action = call
-                            .argument("command")
-                            .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+                        let action = call_action(&call);
                         b.add_call(at, call, action, true);
                     }
                 }
             }
             "tool" => {
                 let id = str_field(m, "toolCallId").unwrap_or("");
-                let outcome = Outcome {
+                let outcome = CallOutput {
                     text,
-                    ..Outcome::default()
+                    ..CallOutput::default()
                 };
                 match b.call_at(id).or_else(|| b.pending_call(None)) {
                     Some(at) => b.add_result(at, outcome),

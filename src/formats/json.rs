@@ -231,17 +231,7 @@ pub fn each_json_line<'a, T: serde::Deserialize<'a>>(
     bytes: &'a [u8],
     mut on_line: impl FnMut(Result<JsonLine<T>, String>),
 ) {
-    let mut start = 0;
-    let mut line_no = 0;
-    while start < bytes.len() {
-        line_no += 1;
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let line = &bytes[start..end];
-        let is_last = end >= bytes.len();
-        start = end + 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    for (line_no, line, is_last) in nonblank_lines(bytes) {
         on_line(match serde_json::from_slice::<T>(line) {
             Ok(value) => Ok(JsonLine {
                 line: line_no,
@@ -264,6 +254,25 @@ pub fn each_json_line<'a, T: serde::Deserialize<'a>>(
             )),
         });
     }
+}
+
+/// The lines of a JSONL file that are not blank: (1-based line number, bytes without the
+/// line end, whether it is the file's last line, which a writer may still be appending to).
+pub fn nonblank_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8], bool)> {
+    let mut start = 0;
+    let mut line_no = 0;
+    std::iter::from_fn(move || {
+        while start < bytes.len() {
+            line_no += 1;
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+            let line = &bytes[start..end];
+            start = end + 1;
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                return Some((line_no, line, end >= bytes.len()));
+            }
+        }
+        None
+    })
 }
 
 fn strip_position(text: &str) -> &str {

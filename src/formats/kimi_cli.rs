@@ -12,7 +12,7 @@
 
 use super::LoadError;
 use super::json::{JsonLine, content_text, str_field, to_text, u64_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis, session_lines};
 use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
 use serde_json::Value;
@@ -303,18 +303,16 @@ impl Reader<'_> {
             name: name.to_string(),
             arguments,
         };
-        let action = call
-            .argument("command")
-            .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+        let action = call_action(&call);
         self.session.steps.add_call(step, call, action, true);
     }
 
     fn result(&mut self, id: &str, text: String, failed: bool) {
         let b = &mut self.session.steps;
-        let outcome = Outcome {
+        let outcome = CallOutput {
             text,
             failed,
-            ..Outcome::default()
+            ..CallOutput::default()
         };
         match b.call_at(id).or_else(|| b.pending_call(None)) {
             Some(at) => b.add_result(at, outcome),

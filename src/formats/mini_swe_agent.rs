@@ -282,15 +282,7 @@ fn to_message(raw: &RawMessage) -> Message {
 }
 
 fn read_info(trajectory: &mut Trajectory, info: &Value) {
-    trajectory.exit_status = info
-        .get("exit_status")
-        .and_then(Value::as_str)
-        .map(String::from);
-    trajectory.submission = info
-        .get("submission")
-        .and_then(Value::as_str)
-        .filter(|s| !s.trim().is_empty())
-        .map(String::from);
+    super::swe_agent::read_exit_and_submission(trajectory, info);
     if let Some(stats) = info.get("model_stats") {
         trajectory.usage.cost = f64_field(stats, "instance_cost");
         trajectory.usage.api_calls = u64_field(stats, "api_calls");

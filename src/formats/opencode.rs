@@ -15,7 +15,7 @@
 use super::LoadError;
 use super::discover::Candidate;
 use super::json::{TopKeys, f64_field, str_field, to_text, u64_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis};
 use crate::model::{Format, ToolCall, Trajectory, Usage};
 use serde_json::Value;
@@ -270,9 +270,7 @@ fn assistant(session: &mut Session, record: &Record, time: Option<String>) {
                     name,
                     arguments,
                 };
-                let action = call
-                    .argument("command")
-                    .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+                let action = call_action(&call);
                 if !b.add_call(step, call, action, true) {
                     continue;
                 }
@@ -291,11 +289,11 @@ fn assistant(session: &mut Session, record: &Record, time: Option<String>) {
                 let at = (step, b.trajectory.steps[step].tool_calls.len() - 1);
                 b.add_result(
                     at,
-                    Outcome {
+                    CallOutput {
                         text,
                         failed: status == "error",
                         duration_s,
-                        ..Outcome::default()
+                        ..CallOutput::default()
                     },
                 );
             }

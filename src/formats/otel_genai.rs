@@ -16,7 +16,7 @@ mod attributes;
 
 use super::LoadError;
 use super::json::{content_text, str_field};
-use super::tool_steps::{Outcome, generic_action};
+use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis};
 use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
 use attributes::{Attrs, nanos};
@@ -191,9 +191,9 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
                         let text = part.get("response").map(content_text).unwrap_or_default();
                         b.add_result(
                             at,
-                            Outcome {
+                            CallOutput {
                                 text,
-                                ..Outcome::default()
+                                ..CallOutput::default()
                             },
                         );
                     }
@@ -236,9 +236,7 @@ fn chat(session: &mut Session, span: &Span, time: Option<String>, seen: usize) -
                         name: str_field(part, "name").unwrap_or("tool").to_string(),
                         arguments,
                     };
-                    let action = call
-                        .argument("command")
-                        .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+                    let action = call_action(&call);
                     b.add_call(step, call, action, true);
                 }
                 _ => b.add_text(
@@ -285,11 +283,11 @@ fn tool(session: &mut Session, span: &Span, time: Option<String>) {
         text.push_str(error);
     }
     let duration_s = (span.end > span.start).then(|| (span.end - span.start) as f64 / 1e9);
-    let outcome = Outcome {
+    let outcome = CallOutput {
         text,
         failed: span.error.is_some(),
         duration_s,
-        ..Outcome::default()
+        ..CallOutput::default()
     };
     let known = id
         .and_then(|id| b.call_at(id))
@@ -308,9 +306,7 @@ fn tool(session: &mut Session, span: &Span, time: Option<String>) {
                 name,
                 arguments,
             };
-            let action = call
-                .argument("command")
-                .unwrap_or_else(|| generic_action(&call.name, &call.arguments));
+            let action = call_action(&call);
             b.add_call(step, call, action, true);
             b.add_result((step, 0), outcome);
             b.close(None);

@@ -467,6 +467,16 @@ pub(crate) fn command_name(action: &str) -> Option<String> {
 }
 
 fn read_info(trajectory: &mut Trajectory, info: &Value) {
+    read_exit_and_submission(trajectory, info);
+    if let Some(stats) = info.get("model_stats") {
+        trajectory.usage = model_stats(stats);
+    }
+}
+
+/// `model_stats` is a JSON object, or (in some 0.x files) a Python dict printed as a string.
+/// The exit status and the submitted patch of an `info` object, as SWE-agent and
+/// mini-swe-agent both write it (an empty submission is none).
+pub(super) fn read_exit_and_submission(trajectory: &mut Trajectory, info: &Value) {
     trajectory.exit_status = info
         .get("exit_status")
         .and_then(Value::as_str)
@@ -476,12 +486,8 @@ fn read_info(trajectory: &mut Trajectory, info: &Value) {
         .and_then(Value::as_str)
         .filter(|s| !s.trim().is_empty())
         .map(String::from);
-    if let Some(stats) = info.get("model_stats") {
-        trajectory.usage = model_stats(stats);
-    }
 }
 
-/// `model_stats` is a JSON object, or (in some 0.x files) a Python dict printed as a string.
 fn model_stats(stats: &Value) -> Usage {
     let parsed;
     let stats = match stats {

@@ -17,7 +17,7 @@ const MAX_WARNINGS: usize = 20;
 
 /// What came back for one tool call.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Outcome {
+pub struct CallOutput {
     pub text: String,
     pub failed: bool,
     pub exit_code: Option<i64>,
@@ -312,7 +312,7 @@ impl StepBuilder {
     }
 
     /// What came back for the call at `at`; the text also joins the context.
-    pub fn add_result(&mut self, at: CallAt, outcome: Outcome) {
+    pub fn add_result(&mut self, at: CallAt, outcome: CallOutput) {
         let (step, call) = at;
         let Some(draft) = self
             .drafts
@@ -336,7 +336,7 @@ impl StepBuilder {
     }
 
     /// Facts about a call's run that carry no text (an exit code, a duration, a patch).
-    pub fn annotate(&mut self, at: CallAt, outcome: Outcome) {
+    pub fn annotate(&mut self, at: CallAt, outcome: CallOutput) {
         let (id, name) = match self.call(at) {
             Some(c) => (c.id.clone(), c.name.clone()),
             None => return,
@@ -499,6 +499,13 @@ pub fn instance_id(file_stem: &str, session: String) -> String {
     }
 }
 
+/// How a call of the interactive CLIs reads as an action: the command line a shell tool
+/// ran (its `command` argument), else the generic `name {"arg":…}`.
+pub fn call_action(call: &ToolCall) -> String {
+    call.argument("command")
+        .unwrap_or_else(|| generic_action(&call.name, &call.arguments))
+}
+
 /// `name {"arg":…}`: how a call reads when its tool has no better rendering.
 pub fn generic_action(name: &str, arguments: &str) -> String {
     let arguments = arguments.trim();
@@ -539,19 +546,19 @@ mod tests {
         b.add_call(s, call("b", "Bash"), "pwd".into(), true);
         b.add_result(
             b.call_at("b").unwrap(),
-            Outcome {
+            CallOutput {
                 text: "/tmp".into(),
                 exit_code: Some(0),
-                ..Outcome::default()
+                ..CallOutput::default()
             },
         );
         b.add_result(
             b.call_at("a").unwrap(),
-            Outcome {
+            CallOutput {
                 text: "x.py".into(),
                 failed: true,
                 exit_code: Some(2),
-                ..Outcome::default()
+                ..CallOutput::default()
             },
         );
         let s2 = b.start_step(None, Some("m2"), None);

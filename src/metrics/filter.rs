@@ -37,13 +37,13 @@ enum Test {
     Exit(String),
     Format(String),
     Model(String),
-    Compare(Field, Op, f64),
+    Compare(Column, Op, f64),
     Rule(String),
     Word(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Field {
+enum Column {
     Steps,
     Cost,
     Tokens,
@@ -152,10 +152,10 @@ impl Term {
         };
         if let Some((field, op, value)) = split_comparison(body) {
             let field = match field.to_ascii_lowercase().as_str() {
-                "steps" => Field::Steps,
-                "cost" => Field::Cost,
-                "tokens" => Field::Tokens,
-                "errors" => Field::Errors,
+                "steps" => Column::Steps,
+                "cost" => Column::Cost,
+                "tokens" => Column::Tokens,
+                "errors" => Column::Errors,
                 other => {
                     return Err(bad(format!(
                         "cannot compare `{other}` (steps, cost, tokens, errors)"
@@ -236,10 +236,10 @@ impl Test {
             Test::Word(word) => has(Some(row.label), word) || has(Some(row.path), word),
             Test::Compare(field, op, value) => {
                 let actual = match field {
-                    Field::Steps => row.steps,
-                    Field::Cost => row.cost,
-                    Field::Tokens => row.tokens,
-                    Field::Errors => row.errors,
+                    Column::Steps => row.steps,
+                    Column::Cost => row.cost,
+                    Column::Tokens => row.tokens,
+                    Column::Errors => row.errors,
                 };
                 actual.is_some_and(|a| op.holds(a, *value))
             }

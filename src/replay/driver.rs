@@ -18,9 +18,9 @@ use serde::Serialize;
 use std::collections::VecDeque;
 use std::time::Instant;
 
-/// What the driver reports as it goes.
+/// What the live driver reports as it goes (a request out, streamed text, a finished step).
 #[derive(Debug)]
-pub enum Progress<'a> {
+pub enum LiveEvent<'a> {
     /// A request for live step `step` (1-based, counted from the fork point) goes out.
     Asking { step: usize },
     /// Streamed answer text.
@@ -79,7 +79,7 @@ pub async fn resample(
     backend: &Backend,
     request: &CompletionRequest,
     cancel: &CancellationToken,
-    progress: &mut dyn FnMut(Progress<'_>),
+    progress: &mut dyn FnMut(LiveEvent<'_>),
 ) -> Result<(Completion, RequestStats), (BackendError, Completion)> {
     let mut stream = match backend.stream(request, cancel).await {
         Ok(s) => s,
@@ -90,7 +90,7 @@ pub async fn resample(
         match stream.next().await {
             Ok(Some(StreamEvent::TextDelta { text })) => {
                 pieces += 1;
-                progress(Progress::Delta(&text));
+                progress(LiveEvent::Delta(&text));
             }
             Ok(Some(_)) => {}
             Ok(None) => break,
@@ -121,7 +121,7 @@ pub async fn run_live(
     writer: &mut ForkWriter,
     mut edited: Option<Message>,
     cancel: &CancellationToken,
-    progress: &mut dyn FnMut(Progress<'_>),
+    progress: &mut dyn FnMut(LiveEvent<'_>),
 ) -> Result<LiveOutcome, ForkError> {
     let started = Instant::now();
     let mut usage = Usage::default();
@@ -131,12 +131,12 @@ pub async fn run_live(
     while let Some(effect) = effects.pop_front() {
         let event = match effect {
             Effect::SendRequest(_) if edited.is_some() => {
-                progress(Progress::Asking {
+                progress(LiveEvent::Asking {
                     step: agent.steps() + 1,
                 });
                 edited_step = true;
                 let message = edited.take().unwrap_or_else(|| Message::assistant(""));
-                progress(Progress::Delta(&message.content));
+                progress(LiveEvent::Delta(&message.content));
                 Event::Answered(Answer {
                     message,
                     usage: Usage::default(),
@@ -144,7 +144,7 @@ pub async fn run_live(
                 })
             }
             Effect::SendRequest(messages) => {
-                progress(Progress::Asking {
+                progress(LiveEvent::Asking {
                     step: agent.steps() + 1,
                 });
                 let request = request_for(messages, tools);
@@ -199,7 +199,7 @@ pub async fn run_live(
                 step.edited = std::mem::take(&mut edited_step);
                 let shown = (*step).clone();
                 writer.push_step(*step)?;
-                progress(Progress::Step(&shown));
+                progress(LiveEvent::Step(&shown));
                 continue;
             }
             Effect::Finish(Exit {

@@ -26,6 +26,18 @@ pub enum StepOutcome {
     NoAction,
 }
 
+impl StepOutcome {
+    /// How a replay log names the outcome: `same`, `DIFFERS`, `not replayable: why`.
+    pub fn label(&self) -> String {
+        match self {
+            StepOutcome::Same => "same".to_string(),
+            StepOutcome::Differs { .. } => "DIFFERS".to_string(),
+            StepOutcome::NotReplayable { why } => format!("not replayable: {why}"),
+            StepOutcome::NoAction => "no action".to_string(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepReplay {
     /// 1-based step number.

@@ -6,7 +6,7 @@
 //! [`SessionEvent`]s; neither prints.
 
 use super::agent::{AgentLoop, LoopLimits};
-use super::driver::{LiveOutcome, Progress, RequestStats, request_for, resample, run_live};
+use super::driver::{LiveEvent, LiveOutcome, RequestStats, request_for, resample, run_live};
 use super::fork::{ForkError, ForkWriter, LiveStep};
 use super::input::{StepInput, tools_used};
 use super::sandbox::{Bubblewrap, Policy};
@@ -41,7 +41,7 @@ pub enum SessionEvent<'a> {
     /// Continue: the recorded prefix is done; the live model takes over.
     PrefixDone(&'a PrefixReport),
     /// The model is asked, streams, or a live step is written.
-    Live(Progress<'a>),
+    Live(LiveEvent<'a>),
 }
 
 #[derive(Debug, Error)]

@@ -66,6 +66,20 @@ pub fn resolve(cwd: &str, path: &str) -> String {
     format!("/{}", parts.join("/"))
 }
 
+/// A scratch folder for a tool test, and its path with symlinks resolved (as the tools
+/// report paths). The folder lives as long as the returned guard.
+#[cfg(test)]
+pub(crate) fn temp_root() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir
+        .path()
+        .canonicalize()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    (dir, root)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,6 @@ mod diff_lines;
 mod edits;
 mod gold;
 pub mod highlight;
-mod lang;
 mod lazy;
 mod patch;
 mod step;

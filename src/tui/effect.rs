@@ -13,8 +13,8 @@ use crate::backend::CancellationToken;
 use crate::export::StepRange;
 use crate::metrics::{LabelSet, Matcher};
 use crate::model::Trajectory;
+use crate::present::StepBadges;
 use crate::replay::input::StepInput;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -120,7 +120,7 @@ pub struct ExportRequest {
     pub steps: StepRange,
     pub html: bool,
     /// The matched rules and labels of each exported step (1-based), shown as tags.
-    pub marks: BTreeMap<usize, Vec<String>>,
+    pub badges: StepBadges,
     /// The folder the file goes in; the current directory when not set.
     pub dir: Option<PathBuf>,
     /// The row's label, the page's title.

@@ -1,97 +1,13 @@
-//! Searching trajectories: the query (regex, or literal when it is not a valid regex), hits
-//! in one trajectory, and step matches for the run-wide search. Pure functions, run in
-//! tasks; the state only stores their results.
+//! Searching in the app: hits in the open trajectory (`/`) and step matches for the run-wide
+//! search (ctrl-f), both found by the one search of [`crate::metrics::search`] (the same
+//! pattern rule, fields and shown text as `trajscope grep`). Pure functions, run in tasks;
+//! the state only stores their results.
 
-use crate::model::{Step, Trajectory};
-use crate::text::sanitise;
-use regex::{Regex, RegexBuilder};
-use std::borrow::Cow;
+use crate::metrics::each_match;
+pub use crate::metrics::{Field, Query};
+use crate::model::Trajectory;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// The parts of a step that are searched and shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Field {
-    Tool,
-    Thought,
-    Action,
-    Observation,
-    /// What a person said (a user step), or a compaction's summary.
-    User,
-}
-
-impl Field {
-    pub const ALL: [Field; 5] = [
-        Field::User,
-        Field::Tool,
-        Field::Thought,
-        Field::Action,
-        Field::Observation,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Field::Tool => "tool",
-            Field::Thought => "thought",
-            Field::Action => "action",
-            Field::Observation => "observation",
-            Field::User => "user",
-        }
-    }
-
-    /// The field's text as displayed (sanitised): hits and document lines count the same lines.
-    pub fn text(self, step: &Step) -> Cow<'_, str> {
-        match self {
-            Field::Tool => Cow::Borrowed(step.tool.as_deref().unwrap_or("")),
-            Field::Thought => sanitise(&step.thought),
-            Field::Action => sanitise(&step.action),
-            Field::Observation => sanitise(&step.observation),
-            Field::User => sanitise(&step.user),
-        }
-    }
-}
-
-/// What the user typed after `/`, compiled. Lower-case queries ignore case ("smart case").
-#[derive(Debug, Clone)]
-pub struct Query {
-    pub text: String,
-    pub regex: Regex,
-    /// The text was not a valid regex and is matched literally.
-    pub literal: bool,
-}
-
-impl Query {
-    /// `None` for an empty query.
-    pub fn new(text: &str) -> Option<Query> {
-        if text.is_empty() {
-            return None;
-        }
-        let ignore_case = !text.chars().any(char::is_uppercase);
-        let build = |pattern: &str| {
-            RegexBuilder::new(pattern)
-                .case_insensitive(ignore_case)
-                .size_limit(1 << 22)
-                .build()
-        };
-        match build(text) {
-            Ok(regex) => Some(Query {
-                text: text.to_string(),
-                regex,
-                literal: false,
-            }),
-            Err(_) => build(&regex::escape(text)).ok().map(|regex| Query {
-                text: text.to_string(),
-                regex,
-                literal: true,
-            }),
-        }
-    }
-}
-
-impl PartialEq for Query {
-    fn eq(&self, other: &Query) -> bool {
-        self.text == other.text
-    }
-}
 
 /// One match: step (1-based), field, line within the field, byte range within the line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,26 +32,17 @@ pub fn find(trajectory: &Trajectory, query: &Query, cancel: &AtomicBool) -> Vec<
         if cancel.load(Ordering::Relaxed) || hits.len() >= MAX_HITS {
             return false;
         }
-        for field in Field::ALL {
-            let text = field.text(step);
-            if !query.regex.is_match(&text) {
-                continue;
-            }
-            for (line_no, line) in text.lines().enumerate() {
-                for m in query.regex.find_iter(line) {
-                    if m.start() == m.end() {
-                        continue;
-                    }
-                    hits.push(Hit {
-                        step: step.index,
-                        field,
-                        line: line_no,
-                        start: m.start(),
-                        end: m.end(),
-                    });
-                }
-            }
-        }
+        let _ = each_match(step, query, Field::Any, |m, _| {
+            // Hits are marked line by line: one that runs past its line ends there.
+            hits.push(Hit {
+                step: m.step,
+                field: m.field,
+                line: m.line,
+                start: m.start - m.line_start,
+                end: m.end.min(m.line_end) - m.line_start,
+            });
+            ControlFlow::Continue(())
+        });
         true
     });
     hits.truncate(MAX_HITS);
@@ -155,22 +62,14 @@ pub struct StepMatch {
 pub fn grep(trajectory: &Trajectory, query: &Query) -> Vec<StepMatch> {
     let mut found = Vec::new();
     for step in &trajectory.steps {
-        for field in Field::ALL {
-            let text = field.text(step);
-            let Some(m) = query.regex.find(&text) else {
-                continue;
-            };
-            let line_start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[m.start()..]
-                .find('\n')
-                .map_or(text.len(), |i| m.start() + i);
+        let _ = each_match(step, query, Field::Any, |m, text| {
             found.push(StepMatch {
-                step: step.index,
-                field,
-                snippet: snippet(&text[line_start..line_end], m.start() - line_start),
+                step: m.step,
+                field: m.field,
+                snippet: snippet(&text[m.line_start..m.line_end], m.start - m.line_start),
             });
-            break;
-        }
+            ControlFlow::Break(())
+        });
     }
     found
 }
@@ -189,7 +88,7 @@ fn snippet(line: &str, at: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Format;
+    use crate::model::{Format, Step};
 
     fn trajectory() -> Trajectory {
         let mut t = Trajectory::new("t.traj", Format::SweAgent);
@@ -207,19 +106,6 @@ mod tests {
         });
         t.number_steps();
         t
-    }
-
-    #[test]
-    fn smart_case_and_literal_fallback() {
-        let q = Query::new("syntaxerror").unwrap();
-        assert!(!q.literal);
-        assert!(q.regex.is_match("SyntaxError"));
-        let q = Query::new("SyntaxError").unwrap();
-        assert!(!q.regex.is_match("syntaxerror"));
-        let q = Query::new("x = (").unwrap();
-        assert!(q.literal, "an unbalanced paren is searched for as text");
-        assert!(q.regex.is_match("    x = ("));
-        assert!(Query::new("").is_none());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! table across runs.
 
 use super::report::{
-    context_label, excerpt, first_divergence, json_summary, matcher, print_paths, reload,
+    context_label, excerpt, file_name, finish, first_divergence, json_summary, matcher, reload,
     rules_fired,
 };
 use super::{Args, confirm, edit};
@@ -18,7 +18,7 @@ use trajscope::backend::{Backend, CancellationToken};
 use trajscope::model::Trajectory;
 use trajscope::replay::StepOutcome;
 use trajscope::replay::agent::LoopLimits;
-use trajscope::replay::driver::Progress;
+use trajscope::replay::driver::LiveEvent;
 use trajscope::replay::input::StepInput;
 use trajscope::replay::session::{
     ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run,
@@ -135,10 +135,7 @@ pub async fn run(
                     fired.join(",")
                 },
                 divergence.map_or("none".into(), |d| format!("step {d}")),
-                done.fork
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                file_name(&done.fork),
             ]);
             runs.push(json!({
                 "backend": backend.name(),
@@ -157,18 +154,8 @@ pub async fn run(
             }
         }
     }
-    if args.json {
-        let out = json_summary("continue", t, args.step, input, json!({}), runs, &forks);
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        println!("\n{}", table.text().trim_end());
-        print_paths(&forks);
-    }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    let summary = || json_summary("continue", t, args.step, input, json!({}), runs, &forks);
+    finish(args.json, summary, &table, &forks, failed)
 }
 
 fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, first: usize) {
@@ -185,12 +172,7 @@ fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, f
             }
         }
         SessionEvent::PrefixStep(s) => {
-            let outcome = match &s.outcome {
-                StepOutcome::Same => "same".to_string(),
-                StepOutcome::Differs { .. } => "DIFFERS".to_string(),
-                StepOutcome::NotReplayable { why } => format!("not replayable: {why}"),
-                StepOutcome::NoAction => "no action".to_string(),
-            };
+            let outcome = s.outcome.label();
             println!("  step {:>3}  {:<8} {}", s.step, outcome, s.action);
             if let StepOutcome::Differs { diff } = &s.outcome {
                 println!("{}", excerpt(diff, 12));
@@ -208,14 +190,14 @@ fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, f
                 );
             }
         }
-        SessionEvent::Live(Progress::Asking { step }) => {
+        SessionEvent::Live(LiveEvent::Asking { step }) => {
             println!("\n── step {} (live {step}) ──", first + step - 1);
         }
-        SessionEvent::Live(Progress::Delta(text)) => {
+        SessionEvent::Live(LiveEvent::Delta(text)) => {
             print!("{text}");
             let _ = std::io::stdout().flush();
         }
-        SessionEvent::Live(Progress::Step(step)) => {
+        SessionEvent::Live(LiveEvent::Step(step)) => {
             println!();
             if step.edited {
                 println!("  (your edited answer, run instead of the model's)");

@@ -2,6 +2,7 @@
 //! facts about a fork (rules it fired, where it diverges from the original).
 
 use super::Args;
+use crate::cli::table::Table;
 use anyhow::Result;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -128,7 +129,36 @@ pub fn first_divergence(original: &Trajectory, fork: &Trajectory) -> Option<usiz
 }
 
 /// The fork paths, one per line, as the last lines of the output.
-pub fn print_paths(paths: &[PathBuf]) {
+/// How a replay ends: the JSON summary (`--json`), else the table and the forks' paths;
+/// failure when any run failed.
+pub fn finish(
+    json: bool,
+    summary: impl FnOnce() -> Value,
+    table: &Table,
+    forks: &[PathBuf],
+    failed: bool,
+) -> anyhow::Result<ExitCode> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(&summary())?);
+    } else {
+        println!("\n{}", table.text().trim_end());
+        print_paths(forks);
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A fork's file name, for the table (its full path is printed below it).
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn print_paths(paths: &[PathBuf]) {
     for p in paths {
         println!("{}", p.display());
     }

@@ -4,7 +4,7 @@
 //! answer, exit status `Resampled`).
 
 use super::Args;
-use super::report::{context_label, excerpt, json_summary, print_paths};
+use super::report::{context_label, excerpt, file_name, finish, json_summary};
 use crate::cli::table::Table;
 use anyhow::Result;
 use serde_json::json;
@@ -12,7 +12,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use trajscope::backend::{Backend, CancellationToken};
 use trajscope::model::Trajectory;
-use trajscope::replay::driver::Progress;
+use trajscope::replay::driver::LiveEvent;
 use trajscope::replay::input::StepInput;
 use trajscope::replay::session::{ReplayPoint, SessionEvent, resample_one};
 
@@ -65,7 +65,7 @@ pub async fn run(
             }
             let json_mode = args.json;
             let mut show = |e: SessionEvent<'_>| {
-                if let (SessionEvent::Live(Progress::Delta(text)), false) = (e, json_mode) {
+                if let (SessionEvent::Live(LiveEvent::Delta(text)), false) = (e, json_mode) {
                     print!("{text}");
                     let _ = std::io::stdout().flush();
                 }
@@ -114,11 +114,7 @@ pub async fn run(
                     .stats
                     .and_then(|s| s.tokens_per_s())
                     .map_or("-".into(), |s| format!("{s:.1}")),
-                sample
-                    .fork
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                file_name(&sample.fork),
             ]);
             runs.push(json!({
                 "backend": backend.name(),
@@ -141,19 +137,11 @@ pub async fn run(
             }
         }
     }
-    if args.json {
+    let summary = || {
         let extra = json!({ "recorded_action": recorded_action });
-        let out = json_summary("resample", t, args.step, input, extra, runs, &forks);
-        println!("{}", serde_json::to_string_pretty(&out)?);
-    } else {
-        println!("\n{}", table.text().trim_end());
-        print_paths(&forks);
-    }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+        json_summary("resample", t, args.step, input, extra, runs, &forks)
+    };
+    finish(args.json, summary, &table, &forks, failed)
 }
 
 fn first_line(s: &str) -> &str {

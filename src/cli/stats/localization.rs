@@ -130,11 +130,7 @@ pub fn heading(report: &Report) -> String {
 /// gold patch, like the rule table.
 pub fn table(report: &Report) -> Table {
     let mut table = Table::new(["MEASURE", "TRAJS", "RESOLVED", "UNRESOLVED", "UNKNOWN"]);
-    let totals = report.with_gold;
-    for (name, split) in [
-        ("patch edits a gold file", report.any),
-        ("patch edits every gold file", report.all),
-    ] {
+    let mut measure = |name: &str, split: Split, totals: Split| {
         table.row([
             name.to_string(),
             share(split.trajectories as u64, totals.trajectories),
@@ -142,21 +138,20 @@ pub fn table(report: &Report) -> Table {
             share(split.unresolved as u64, totals.unresolved),
             share(split.unknown as u64, totals.unknown),
         ]);
-    }
+    };
+    measure("patch edits a gold file", report.any, report.with_gold);
+    measure("patch edits every gold file", report.all, report.with_gold);
     if let Some(change) = &report.gold_change {
-        let totals = change.compared;
-        for (name, split) in [
-            ("a step's tree held every gold hunk", change.reached),
-            ("held it, then lost it (final patch lacks it)", change.lost),
-        ] {
-            table.row([
-                name.to_string(),
-                share(split.trajectories as u64, totals.trajectories),
-                share(split.resolved as u64, totals.resolved),
-                share(split.unresolved as u64, totals.unresolved),
-                share(split.unknown as u64, totals.unknown),
-            ]);
-        }
+        measure(
+            "a step's tree held every gold hunk",
+            change.reached,
+            change.compared,
+        );
+        measure(
+            "held it, then lost it (final patch lacks it)",
+            change.lost,
+            change.compared,
+        );
     }
     let mean = |x: Option<f64>| x.map_or("-".into(), |x| format!("{x:.2}"));
     table.row([

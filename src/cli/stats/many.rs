@@ -111,17 +111,7 @@ pub fn report(
 fn summary(c: &RunsComparison, overviews: &[Overview]) -> String {
     let mut out = String::new();
     for (i, (label, o)) in c.runs.iter().zip(overviews).enumerate() {
-        let rate = match o.resolved_rate {
-            Some(r) => format!(
-                "resolved {}/{} = {:.1}% (95% CI {:.1}%–{:.1}%)",
-                r.successes,
-                r.total,
-                100.0 * r.rate,
-                100.0 * r.low,
-                100.0 * r.high
-            ),
-            None => "no eval results".into(),
-        };
+        let rate = super::text::resolved_rate(o);
         out.push_str(&format!(
             "{}: {label}: {} trajectories, {rate}\n",
             letter(i),

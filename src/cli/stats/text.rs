@@ -5,8 +5,9 @@ use super::super::table::Table;
 use super::json::rule_hits;
 use super::share::share;
 use trajscope::metrics::{
-    Comparison, Counts, ExitKind, Overview, RowKind, Spread, TalliedRun, Tally,
+    Comparison, Counts, ExitKind, Overview, RowKind, Split, Spread, TalliedRun, Tally,
 };
+use trajscope::present::LABEL_PREFIX;
 
 /// Why there is no resolved rate: no results file at all, or files none of which names these
 /// trajectories (results of another run or model must not read as "none found").
@@ -146,19 +147,12 @@ pub fn rules(tally: &Tally, csv: bool) -> Table {
             }
             table.row(line);
         } else {
-            table.row([
-                if label {
-                    format!("label: {}", row.name)
-                } else {
-                    row.name.clone()
-                },
-                c.all.matches.to_string(),
-                c.all.steps.to_string(),
-                c.all.trajectories.to_string(),
-                share(c.resolved.trajectories, resolved),
-                share(c.unresolved.trajectories, unresolved),
-                share(c.unknown.trajectories, unknown),
-            ]);
+            let name = if label {
+                format!("{LABEL_PREFIX}{}", row.name)
+            } else {
+                row.name.clone()
+            };
+            table.row(counted_row(name, &c, (resolved, unresolved, unknown)));
         }
     }
     table
@@ -177,18 +171,31 @@ pub fn tools(tally: &Tally) -> Table {
         "UNKNOWN",
     ]);
     for tool in tally.tools() {
-        let c = tool.counts;
-        table.row([
+        table.row(counted_row(
             tool.name,
-            c.all.matches.to_string(),
-            c.all.steps.to_string(),
-            c.all.trajectories.to_string(),
-            share(c.resolved.trajectories, resolved),
-            share(c.unresolved.trajectories, unresolved),
-            share(c.unknown.trajectories, unknown),
-        ]);
+            &tool.counts,
+            (resolved, unresolved, unknown),
+        ));
     }
     table
+}
+
+/// A rule's or a tool's row: matches, steps and trajectories overall, then each outcome's
+/// share of its trajectories.
+fn counted_row(
+    name: String,
+    c: &Split,
+    (resolved, unresolved, unknown): (usize, usize, usize),
+) -> [String; 7] {
+    [
+        name,
+        c.all.matches.to_string(),
+        c.all.steps.to_string(),
+        c.all.trajectories.to_string(),
+        share(c.resolved.trajectories, resolved),
+        share(c.unresolved.trajectories, unresolved),
+        share(c.unknown.trajectories, unknown),
+    ]
 }
 
 /// One row per trajectory; rules as `name×steps` (text) or one column per rule (CSV).
@@ -261,9 +268,9 @@ pub fn by_trajectory(tally: &Tally, csv: bool) -> Table {
     table
 }
 
-/// The comparison's header lines.
-pub fn comparison(c: &Comparison, a_name: &str, b_name: &str) -> String {
-    let rate = |o: &Overview| match o.resolved_rate {
+/// `resolved 12/40 = 30.0% (95% CI 17.9%–45.6%)`, or that the run has no eval results.
+pub fn resolved_rate(o: &Overview) -> String {
+    match o.resolved_rate {
         Some(r) => format!(
             "resolved {}/{} = {:.1}% (95% CI {:.1}%–{:.1}%)",
             r.successes,
@@ -273,7 +280,12 @@ pub fn comparison(c: &Comparison, a_name: &str, b_name: &str) -> String {
             100.0 * r.high
         ),
         None => "no eval results".into(),
-    };
+    }
+}
+
+/// The comparison's header lines.
+pub fn comparison(c: &Comparison, a_name: &str, b_name: &str) -> String {
+    let rate = resolved_rate;
     let mut out = format!(
         "A: {a_name}: {} trajectories, {}\nB: {b_name}: {} trajectories, {}\n",
         c.a.trajectories,

@@ -6,8 +6,9 @@
 
 use super::escape;
 use crate::export::clean::cleaned;
-use crate::export::language::Language;
-use crate::export::unified::Row;
+use crate::present::DiffRowKind;
+use crate::present::language::Language;
+use crate::present::syntax::{syntax_of, syntaxes};
 use std::io::{self, Write};
 use syntect::highlighting::ThemeSet;
 use syntect::html::{ClassStyle, css_for_theme_with_class_style, line_tokens_to_classed_spans};
@@ -24,15 +25,15 @@ const MAX_LINE: usize = 4000;
 const LIGHT_THEME: &str = "InspiredGitHub";
 const DARK_THEME: &str = "base16-ocean.dark";
 
-/// The syntax definitions, loaded once per export.
+/// Writes code blocks with the syntaxes of [`crate::present::syntax`].
 pub struct Highlighter {
-    syntaxes: SyntaxSet,
+    syntaxes: &'static SyntaxSet,
 }
 
 impl Highlighter {
     pub fn new() -> Highlighter {
         Highlighter {
-            syntaxes: SyntaxSet::load_defaults_newlines(),
+            syntaxes: syntaxes(),
         }
     }
 
@@ -56,8 +57,13 @@ impl Highlighter {
     }
 
     /// Writes `text` as a `<pre>` block in `language`.
-    pub fn write_block(&self, w: &mut dyn Write, language: Language, text: &str) -> io::Result<()> {
-        if language == Language::Diff {
+    pub fn write_block(
+        &self,
+        w: &mut dyn Write,
+        language: &Language,
+        text: &str,
+    ) -> io::Result<()> {
+        if *language == Language::Diff {
             return write_diff_text(w, text);
         }
         write!(
@@ -65,7 +71,7 @@ impl Highlighter {
             "<pre class=\"code sy-code\" data-lang=\"{}\"><code>",
             language.tag()
         )?;
-        let highlighted = language != Language::Text
+        let highlighted = language.tag() != "text"
             && text.len() <= MAX_BYTES
             && text.lines().all(|l| l.len() <= MAX_LINE)
             && self.write_highlighted(w, language, text)?;
@@ -80,10 +86,10 @@ impl Highlighter {
     fn write_highlighted(
         &self,
         w: &mut dyn Write,
-        language: Language,
+        language: &Language,
         text: &str,
     ) -> io::Result<bool> {
-        let Some(syntax) = self.syntaxes.find_syntax_by_token(language.tag()) else {
+        let Some(syntax) = syntax_of(language) else {
             return Ok(false);
         };
         let text = cleaned(text);
@@ -94,7 +100,7 @@ impl Highlighter {
         let mut stack = ScopeStack::new();
         let mut open: isize = 0;
         for line in LinesWithEndings::from(&text) {
-            let Ok(ops) = state.parse_line(line, &self.syntaxes) else {
+            let Ok(ops) = state.parse_line(line, self.syntaxes) else {
                 return Ok(false);
             };
             let Ok((spans, delta)) =
@@ -117,17 +123,29 @@ impl Highlighter {
 pub fn write_diff_text(w: &mut dyn Write, text: &str) -> io::Result<()> {
     w.write_all(b"<pre class=\"diff\"><code>")?;
     for line in text.lines() {
-        write_diff_row(w, Row::of_patch_line(line), line)?;
+        write_diff_row(w, DiffRowKind::of_patch_line(line), line)?;
     }
     w.write_all(b"</code></pre>\n")
 }
 
 /// One line of a diff in a `<span>` of its kind's class. The spans are blocks (so a line's
 /// colour spans the width), hence no line end between them.
-pub fn write_diff_row(w: &mut dyn Write, row: Row, line: &str) -> io::Result<()> {
-    write!(w, "<span class=\"{}\">", row.class())?;
+pub fn write_diff_row(w: &mut dyn Write, kind: DiffRowKind, line: &str) -> io::Result<()> {
+    write!(w, "<span class=\"{}\">", class(kind))?;
     escape::text(w, line)?;
     w.write_all(b"</span>")
+}
+
+/// A row kind's short CSS class (the page's stylesheet colours them).
+fn class(kind: DiffRowKind) -> &'static str {
+    match kind {
+        DiffRowKind::Header => "dh",
+        DiffRowKind::Hunk => "dk",
+        DiffRowKind::Context => "dc",
+        DiffRowKind::Added => "da",
+        DiffRowKind::Removed => "dr",
+        DiffRowKind::Unseen(_) | DiffRowKind::Note => "dn",
+    }
 }
 
 #[cfg(test)]
@@ -136,13 +154,13 @@ mod tests {
 
     fn block(language: Language, text: &str) -> String {
         let mut out = Vec::new();
-        let _ = Highlighter::new().write_block(&mut out, language, text);
+        let _ = Highlighter::new().write_block(&mut out, &language, text);
         String::from_utf8_lossy(&out).into_owned()
     }
 
     #[test]
     fn code_gets_classes_and_stays_escaped() {
-        let html = block(Language::Python, "print('<b>')  # </script>\n");
+        let html = block(Language::code("py"), "print('<b>')  # </script>\n");
         assert!(html.contains("class=\"sy-"), "{html}");
         assert!(html.contains("&lt;b&gt;"), "{html}");
         assert!(html.contains("&lt;/script&gt;"), "{html}");
@@ -154,13 +172,13 @@ mod tests {
 
     #[test]
     fn text_and_oversized_blocks_are_plain() {
-        let html = block(Language::Text, "a < b\n");
+        let html = block(Language::Plain, "a < b\n");
         assert_eq!(
             html,
             "<pre class=\"code sy-code\" data-lang=\"text\"><code>a &lt; b\n</code></pre>\n"
         );
         let long = format!("echo {}\n", "x".repeat(MAX_LINE + 1));
-        assert!(!block(Language::Bash, &long).contains("class=\"sy-"));
+        assert!(!block(Language::code("sh"), &long).contains("class=\"sy-"));
     }
 
     #[test]

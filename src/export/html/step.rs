@@ -4,10 +4,11 @@
 use super::escape;
 use super::highlight::{Highlighter, write_diff_row};
 use crate::diff::{EditStatus, Reconstruction};
-use crate::export::language;
-use crate::export::unified::for_each_line;
-use crate::export::{ExportOptions, facts};
+use crate::export::ExportOptions;
 use crate::model::{Step, StepKind, Trajectory};
+use crate::present::facts;
+use crate::present::for_each_row;
+use crate::present::language::{of_action, of_step_observation};
 use std::io::{self, Write};
 
 pub fn write_step(
@@ -63,7 +64,8 @@ pub fn write_step(
     if !step.action.trim().is_empty() {
         let edited = step_edits.iter().find_map(|e| e.path.as_deref());
         w.write_all(b"<div class=\"label\">Action</div>\n")?;
-        highlighter.write_block(w, language::of_action(step, edited), step.action.trim_end())?;
+        let language = of_action(step, &step.action, edited);
+        highlighter.write_block(w, &language, step.action.trim_end())?;
     }
     write_observation(w, step, highlighter, options)?;
     if !step_edits.is_empty() {
@@ -89,7 +91,10 @@ pub fn write_step(
         w.write_all(b"</div>\n")?;
         if let Some(diff) = &edit.diff {
             w.write_all(b"<pre class=\"diff\"><code>")?;
-            for_each_line(diff, |row, line| write_diff_row(w, row, line))?;
+            let (old, new) = diff.labels();
+            for_each_row(diff, (&old, &new), |row| {
+                write_diff_row(w, row.kind, row.text)
+            })?;
             w.write_all(b"</code></pre>\n")?;
         }
         w.write_all(b"</div>\n")?;
@@ -110,17 +115,17 @@ fn write_observation(
     let exit = facts::exit_code(step)
         .map(|c| format!(" \u{b7} {c}"))
         .unwrap_or_default();
-    let language = language::of_output(observation);
+    let language = of_step_observation(step);
     if options.folds(observation) {
         let lines = facts::lines_phrase(facts::line_count(observation));
         writeln!(
             w,
             "<details class=\"obs\"><summary>Observation \u{2014} {lines}{exit}</summary>"
         )?;
-        highlighter.write_block(w, language, observation)?;
+        highlighter.write_block(w, &language, observation)?;
         w.write_all(b"</details>\n")
     } else {
         writeln!(w, "<div class=\"label\">Observation{exit}</div>")?;
-        highlighter.write_block(w, language, observation)
+        highlighter.write_block(w, &language, observation)
     }
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::export::StepRange;
 use crate::export::fixture::trajectory;
+use crate::present::StepBadges;
 
 fn page(options: &ExportOptions) -> String {
     let mut out = Vec::new();
@@ -93,13 +94,14 @@ fn edits_code_and_patch_are_coloured() {
 
 #[test]
 fn matched_rules_show_on_steps_sidebar_and_header() {
-    let labels = |step: usize| match step {
-        1 => vec!["<b>bold rule</b>".to_string()],
-        3 => vec!["exit != 0".to_string(), "<b>bold rule</b>".to_string()],
+    let rules_at = |step: usize| match step {
+        1 => vec!["<b>bold rule</b>"],
+        3 => vec!["exit != 0", "<b>bold rule</b>"],
         _ => Vec::new(),
     };
+    let badges = StepBadges::collect(1..=3, rules_at, |_| Vec::new());
     let options = ExportOptions {
-        step_labels: Some(&labels),
+        badges: &badges,
         ..ExportOptions::default()
     };
     let html = page(&options);

@@ -5,6 +5,7 @@
 use super::*;
 use crate::export::StepRange;
 use crate::export::fixture::trajectory;
+use crate::present::StepBadges;
 
 fn export(t: &Trajectory, options: &ExportOptions) -> String {
     let mut out = Vec::new();
@@ -124,18 +125,16 @@ fn one_step_has_a_one_line_header() {
 
 #[test]
 fn matched_rules_label_their_steps() {
-    let labels = |step: usize| {
+    let rules_at = |step: usize| {
         if step == 3 {
-            vec![
-                "errors after a tool call".to_string(),
-                "exit `1`".to_string(),
-            ]
+            vec!["errors after a tool call", "exit `1`"]
         } else {
             Vec::new()
         }
     };
+    let badges = StepBadges::collect(1..=3, rules_at, |_| Vec::new());
     let options = ExportOptions {
-        step_labels: Some(&labels),
+        badges: &badges,
         ..ExportOptions::default()
     };
     let md = export(&trajectory(), &options);

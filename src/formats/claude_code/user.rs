@@ -4,7 +4,7 @@ use super::Session;
 use super::record::{ApiMessage, Block, Record, content_blocks, value};
 use super::subagents::{SUBAGENT_TOOLS, agent_id_of_result};
 use crate::formats::json::content_text;
-use crate::formats::tool_steps::{CallAt, Outcome};
+use crate::formats::tool_steps::{CallAt, CallOutput};
 use crate::model::Message;
 use serde_json::Value;
 
@@ -103,7 +103,7 @@ impl Session<'_> {
             return;
         };
         self.note_agent_id(call, record, &text);
-        let outcome = Outcome {
+        let outcome = CallOutput {
             exit_code: exit_code(&text),
             failed: block.is_error.is_true(),
             data: if single {
@@ -155,11 +155,11 @@ impl Session<'_> {
         match call {
             Some(call) => self.steps.add_result(
                 call,
-                Outcome {
+                CallOutput {
                     exit_code: exit_code(&text),
                     failed: record.is_error.is_true(),
                     text,
-                    ..Outcome::default()
+                    ..CallOutput::default()
                 },
             ),
             None => {

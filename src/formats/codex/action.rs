@@ -2,7 +2,7 @@
 //! say (text, exit code, wall time), across the shapes CLI versions have written.
 
 use crate::formats::json::{as_f64, content_text, str_field, to_text};
-use crate::formats::tool_steps::{Outcome, generic_action};
+use crate::formats::tool_steps::{CallOutput, generic_action};
 use serde_json::Value;
 
 /// One line per call, or the full command / patch when it spans several.
@@ -79,27 +79,27 @@ fn patch_action(patch: &str) -> String {
 /// A tool output as logged: a JSON string `{output, metadata: {exit_code,
 /// duration_seconds}}`, plain text with `Exit code:` / `Wall time:` headers, content items,
 /// or an object.
-pub fn output_outcome(raw: &Value) -> Outcome {
+pub fn output_outcome(raw: &Value) -> CallOutput {
     match raw {
         Value::String(s) => match serde_json::from_str::<Value>(s) {
             Ok(wrapped) if wrapped.get("output").is_some() => {
                 let metadata = wrapped.get("metadata").unwrap_or(&Value::Null);
                 let text = to_text(wrapped.get("output").unwrap_or(&Value::Null));
-                Outcome {
+                CallOutput {
                     exit_code: metadata
                         .get("exit_code")
                         .and_then(Value::as_i64)
                         .or_else(|| exit_code_in(&text)),
                     duration_s: metadata.get("duration_seconds").and_then(as_f64),
                     text,
-                    ..Outcome::default()
+                    ..CallOutput::default()
                 }
             }
-            _ => Outcome {
+            _ => CallOutput {
                 exit_code: exit_code_in(s),
                 duration_s: wall_time(s),
                 text: s.clone(),
-                ..Outcome::default()
+                ..CallOutput::default()
             },
         },
         Value::Object(map) if map.contains_key("stdout") || map.contains_key("stderr") => {
@@ -109,21 +109,21 @@ pub fn output_outcome(raw: &Value) -> Outcome {
                 .filter(|s| !s.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n");
-            Outcome {
+            CallOutput {
                 exit_code: ["exitCode", "exit_code"]
                     .iter()
                     .find_map(|k| raw.get(*k).and_then(Value::as_i64)),
                 text,
-                ..Outcome::default()
+                ..CallOutput::default()
             }
         }
         other => {
             let text = content_text(other);
-            Outcome {
+            CallOutput {
                 failed: other.get("success").and_then(Value::as_bool) == Some(false),
                 exit_code: exit_code_in(&text),
                 text,
-                ..Outcome::default()
+                ..CallOutput::default()
             }
         }
     }

@@ -6,7 +6,7 @@ use super::Rollout;
 use super::action::duration_of;
 use super::record::{Payload, value};
 use crate::formats::json::{content_text, str_field, to_text, u64_field};
-use crate::formats::tool_steps::Outcome;
+use crate::formats::tool_steps::CallOutput;
 use crate::model::Usage;
 use serde_json::Value;
 
@@ -113,10 +113,10 @@ impl Rollout<'_> {
         let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
             return;
         };
-        let outcome = Outcome {
+        let outcome = CallOutput {
             exit_code: event.exit_code.i64(),
             duration_s: duration_of(&value(event.duration)),
-            ..Outcome::default()
+            ..CallOutput::default()
         };
         self.steps.annotate(call, outcome);
         let text = [
@@ -134,10 +134,10 @@ impl Rollout<'_> {
         let Some(call) = event.call_id.get().and_then(|id| self.steps.call_at(id)) else {
             return;
         };
-        let outcome = Outcome {
+        let outcome = CallOutput {
             failed: event.success.0 == Some(false),
             data: Some(value(event.changes)).filter(Value::is_object),
-            ..Outcome::default()
+            ..CallOutput::default()
         };
         self.steps.annotate(call, outcome);
         let text = [event.stdout.non_empty(), event.stderr.non_empty()]
@@ -161,10 +161,10 @@ impl Rollout<'_> {
             (None, Some(err)) => (to_text(err), true),
             (None, None) => (String::new(), false),
         };
-        let outcome = Outcome {
+        let outcome = CallOutput {
             failed,
             duration_s: duration_of(&value(event.duration)),
-            ..Outcome::default()
+            ..CallOutput::default()
         };
         self.steps.annotate(call, outcome);
         self.fallback(event, Some(text));

@@ -7,7 +7,7 @@ use super::event::Accumulated;
 use super::item::{HistoryItem, history_list};
 use super::{flatten, history};
 use crate::formats::LoadError;
-use crate::formats::json::{Text, f64_field, str_field};
+use crate::formats::json::{Text, f64_field, nonblank_lines, str_field};
 use crate::formats::task::task_from_prompt;
 use crate::model::{Format, Trajectory, Usage, instance_id_from_path};
 use rayon::prelude::*;
@@ -42,18 +42,7 @@ struct Instance {
 /// skipped with a warning naming it; only a file without any instance is an error. Lines
 /// are read in parallel: an evaluation's output is one file of hundreds of instances.
 pub fn lines(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut line_no = 0;
-    while start < bytes.len() {
-        line_no += 1;
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let line = &bytes[start..end];
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            lines.push((line_no, line, end >= bytes.len()));
-        }
-        start = end + 1;
-    }
+    let lines: Vec<(usize, &[u8], bool)> = nonblank_lines(bytes).collect();
     let outcomes: Vec<Result<Trajectory, (usize, String, String)>> = lines
         .par_iter()
         .map(|&(line_no, line, is_last)| read_line(path, line_no, line, is_last))

@@ -385,13 +385,7 @@ mod tests {
 
     #[test]
     fn read_edit_write_glob_grep() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir
-            .path()
-            .canonicalize()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let (_dir, root) = crate::replay::tools::temp_root();
         let f = format!("{root}/math_utils.py");
         std::fs::write(&f, "def add(a, b):\n    return a + b\n").unwrap();
         let mut cc = ClaudeCode::new();

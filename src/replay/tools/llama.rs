@@ -149,13 +149,7 @@ mod tests {
 
     #[test]
     fn tools_and_their_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir
-            .path()
-            .canonicalize()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let (_dir, root) = crate::replay::tools::temp_root();
         std::fs::create_dir_all(format!("{root}/tinycalc")).unwrap();
         std::fs::write(
             format!("{root}/tinycalc/stats.py"),

@@ -160,13 +160,7 @@ mod tests {
     use crate::replay::files::LocalFiles;
 
     fn repo() -> (tempfile::TempDir, String) {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir
-            .path()
-            .canonicalize()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let (dir, root) = crate::replay::tools::temp_root();
         for (path, text) in [
             (
                 "django/core/checks/translation.py",

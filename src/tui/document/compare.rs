@@ -3,11 +3,11 @@
 //! screen can build them on every frame; error lines and diffs keep their colours.
 
 use super::Writer;
-use super::diff_lines::{self, file_lang, labels};
+use super::diff_lines;
 use super::highlight::Highlighter;
-use super::lang::{Lang, action_lang};
 use crate::diff::FileDiff;
 use crate::model::Trajectory;
+use crate::present::language::{Language, of_action};
 use crate::text::sanitise;
 use crate::tui::theme::{Role, Theme};
 use ratatui::text::{Line, Span};
@@ -34,7 +34,7 @@ pub fn step_pane(
     };
     w.rule("ACTION", step.tool_name(), title, meta);
     let action = sanitise(&step.action);
-    let mut h = Highlighter::new(action_lang(step, &action), theme, false, false);
+    let mut h = Highlighter::new(of_action(step, &action, None), theme, false, false);
     w.continuation(Some(Span::styled("↪ ", theme.style(Role::Dim))));
     for line in action.lines() {
         if w.full() {
@@ -50,7 +50,7 @@ pub fn step_pane(
         title,
         meta,
     );
-    let mut h = Highlighter::new(Lang::Plain, theme, false, true);
+    let mut h = Highlighter::new(Language::Plain, theme, false, true);
     for line in step.observation.lines() {
         if w.full() {
             break;
@@ -77,16 +77,7 @@ pub fn patch_pane(
         if w.full() {
             break;
         }
-        let (old, new) = labels(d);
-        let _ = diff_lines::write(
-            &mut w,
-            d,
-            (&old, &new),
-            file_lang(&d.path),
-            theme,
-            false,
-            &never,
-        );
+        let _ = diff_lines::write_file(&mut w, d, theme, false, &never);
     }
     w.finish().lines
 }

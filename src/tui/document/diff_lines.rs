@@ -1,30 +1,42 @@
-//! A structured diff ([`FileDiff`]) as coloured rows: `---`/`+++` labels, hunk headers,
-//! added and removed lines in the diff colours, context lines highlighted as the file's
-//! language, and runs of lines the log never showed folded into one "not seen" row.
+//! A structured diff ([`FileDiff`]) styled for the document: the rows of
+//! [`crate::present::for_each_row`] with `---`/`+++` labels and hunk headers in the diff
+//! colours, context lines highlighted as the file's language, and the "not seen" rows dim.
 
 use super::highlight::Highlighter;
-use super::lang::Lang;
 use super::{Writer, cancelled};
-use crate::diff::{FileChange, FileDiff, LineKind};
+use crate::diff::{FileDiff, LineKind};
+use crate::present::language::Language;
+use crate::present::{DiffRowKind, for_each_row};
 use crate::text::sanitise;
 use crate::tui::theme::{Role, Theme};
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
 
-/// The `---`/`+++` labels of a file's diff, as `git diff` writes them.
-pub fn labels(d: &FileDiff) -> (String, String) {
-    d.labels()
+/// Writes a file's diff under its own `a/`/`b/` labels, coloured as its file's language.
+/// `None` when cancelled.
+pub fn write_file(
+    w: &mut Writer,
+    d: &FileDiff,
+    theme: &Theme,
+    highlight: bool,
+    cancel: &AtomicBool,
+) -> Option<()> {
+    let (old, new) = d.labels();
+    write(
+        w,
+        d,
+        (&old, &new),
+        Language::of_path(&d.path),
+        theme,
+        highlight,
+        cancel,
+    )
 }
 
-/// The language of a file, from its extension, for highlighting context lines.
-pub fn file_lang(path: &str) -> Lang {
-    match std::path::Path::new(path)
-        .extension()
-        .and_then(|e| e.to_str())
-    {
-        Some(extension) => Lang::code(extension),
-        None => Lang::Plain,
-    }
+/// Why writing a diff stopped before its end.
+enum Stop {
+    Cancelled,
+    Full,
 }
 
 /// Writes `d` with the labels `old`/`new`; `lang` colours the context lines (syntect only
@@ -33,7 +45,7 @@ pub fn write(
     w: &mut Writer,
     d: &FileDiff,
     (old, new): (&str, &str),
-    lang: Lang,
+    lang: Language,
     theme: &Theme,
     highlight: bool,
     cancel: &AtomicBool,
@@ -41,73 +53,72 @@ pub fn write(
     let header = theme.style(Role::DiffHeader);
     let dim = theme.style(Role::Dim);
     w.continuation(Some(Span::styled("↪ ", dim)));
-    w.spans(vec![Span::styled(format!("--- {old}"), header)]);
-    w.spans(vec![Span::styled(format!("+++ {new}"), header)]);
-    if let Some(note) = &d.note {
-        w.text(&format!("({note})"), dim);
-    }
     let mut highlighter = Highlighter::new(lang, theme, highlight, false);
     let mut written = 0;
-    for hunk in &d.hunks {
-        w.spans(vec![Span::styled(
-            hunk.header(),
-            theme.style(Role::DiffHunk),
-        )]);
-        let mut i = 0;
-        while i < hunk.lines.len() {
-            written += 1;
-            if cancelled(cancel, written) {
-                return None;
+    let stopped = for_each_row(d, (old, new), |row| {
+        let line_kind = match row.kind {
+            DiffRowKind::Header => {
+                w.spans(vec![Span::styled(row.text.to_string(), header)]);
+                return Ok(());
             }
-            if w.full() {
-                return Some(());
+            DiffRowKind::Hunk => {
+                w.spans(vec![Span::styled(
+                    row.text.to_string(),
+                    theme.style(Role::DiffHunk),
+                )]);
+                return Ok(());
             }
-            let line = &hunk.lines[i];
-            let (sign, role) = match line.kind {
-                LineKind::Added => ('+', Role::DiffAdded),
-                LineKind::Removed => ('-', Role::DiffRemoved),
-                LineKind::Context => (' ', Role::DiffContext),
-            };
-            let Some(text) = &line.text else {
-                let run = hunk.lines[i..]
-                    .iter()
-                    .take_while(|l| l.text.is_none() && l.kind == line.kind)
-                    .count();
-                let what = if run == 1 {
-                    "1 line".to_string()
-                } else {
-                    format!("{run} lines")
-                };
-                w.spans(vec![
-                    Span::styled(sign.to_string(), theme.style(role)),
-                    Span::styled(format!(" … {what} not seen in the log"), dim),
-                ]);
-                i += run;
-                continue;
-            };
-            let text = sanitise(text);
-            // Removed lines are not part of the new file: they would throw the highlighter's
-            // state off, so only context and added lines go through it.
-            let highlighted = match line.kind {
-                LineKind::Removed => None,
-                _ => Some(highlighter.line(&text)),
-            };
-            let mut spans = vec![Span::styled(sign.to_string(), theme.style(role))];
-            match (line.kind, highlighted) {
-                (LineKind::Context, Some(code)) => spans.extend(code),
-                _ => spans.push(Span::styled(text.into_owned(), theme.style(role))),
+            DiffRowKind::Note => {
+                w.text(row.text, dim);
+                return Ok(());
             }
-            w.spans(spans);
-            i += 1;
-        }
-    }
-    if d.hunks.is_empty() && d.note.is_none() {
-        let what = if d.change == FileChange::Created {
-            "(empty file)"
-        } else {
-            "(no change)"
+            DiffRowKind::Context | DiffRowKind::Unseen(LineKind::Context) => LineKind::Context,
+            DiffRowKind::Added | DiffRowKind::Unseen(LineKind::Added) => LineKind::Added,
+            DiffRowKind::Removed | DiffRowKind::Unseen(LineKind::Removed) => LineKind::Removed,
         };
-        w.text(what, dim);
+        written += 1;
+        if cancelled(cancel, written) {
+            return Err(Stop::Cancelled);
+        }
+        if w.full() {
+            return Err(Stop::Full);
+        }
+        let role = match line_kind {
+            LineKind::Added => Role::DiffAdded,
+            LineKind::Removed => Role::DiffRemoved,
+            LineKind::Context => Role::DiffContext,
+        };
+        let sign = Span::styled(
+            row.text.get(..1).unwrap_or("").to_string(),
+            theme.style(role),
+        );
+        if let DiffRowKind::Unseen(_) = row.kind {
+            w.spans(vec![
+                sign,
+                Span::styled(row.text.get(1..).unwrap_or("").to_string(), dim),
+            ]);
+            return Ok(());
+        }
+        let text = sanitise(row.body());
+        // Removed lines are not part of the new file: they would throw the highlighter's
+        // state off, so only context and added lines go through it.
+        let highlighted = match line_kind {
+            LineKind::Removed => None,
+            _ => Some(highlighter.line(&text)),
+        };
+        let mut spans = vec![sign];
+        match (line_kind, highlighted) {
+            (LineKind::Context, Some(code)) => spans.extend(code),
+            _ => spans.push(Span::styled(text.into_owned(), theme.style(role))),
+        }
+        w.spans(spans);
+        Ok(())
+    });
+    match stopped {
+        Err(Stop::Cancelled) => return None,
+        // A full page keeps its continuation mark: nothing more is written to it.
+        Err(Stop::Full) => return Some(()),
+        Ok(()) => {}
     }
     w.continuation(None);
     Some(())

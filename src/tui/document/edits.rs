@@ -3,11 +3,13 @@
 //! the step before, and, when the step re-runs an earlier command, the change in its output.
 
 use super::analysis::Analysis;
-use super::diff_lines::{self, file_lang, labels};
-use super::lang::Lang;
+use super::diff_lines;
 use super::{Mode, Writer};
 use crate::diff::{ContextChange, EditOutcome, EditStatus, RepeatedRun, churn, context_diff};
 use crate::model::Trajectory;
+use crate::present::facts::{self, Concern};
+use crate::present::language::Language;
+use crate::present::model_input;
 use crate::text::one_line;
 use crate::tui::theme::{Role, Theme};
 use ratatui::style::Style;
@@ -70,33 +72,15 @@ fn title(w: &mut Writer, step: usize, edits: &[EditOutcome], theme: &Theme) {
     w.spans(spans);
 }
 
-/// What an edit's status says, and how loudly.
+/// What an edit's status says ([`facts::edit_status`]), and how loudly.
 fn status(status: &EditStatus) -> (&'static str, Option<&str>, Role) {
-    match status {
-        EditStatus::Applied => ("applied", None, Role::DiffAdded),
-        EditStatus::Doubtful(r) => ("applied (in doubt)", Some(r), Role::FoldMarker),
-        EditStatus::Rejected(r) => (
-            "NOT APPLIED: refused by the tool; the diff is what was asked",
-            Some(r),
-            Role::StepError,
-        ),
-        EditStatus::Unplaced(r) => (
-            "applied where the log never showed: no line numbers",
-            Some(r),
-            Role::FoldMarker,
-        ),
-        EditStatus::Conflict(r) => (
-            "CONFLICT with what the log showed of the file",
-            Some(r),
-            Role::StepError,
-        ),
-        EditStatus::Uninterpreted(r) => ("COULD NOT INTERPRET", Some(r), Role::StepError),
-        EditStatus::Opaque(r) => (
-            "changed in a way trajscope cannot follow",
-            Some(r),
-            Role::FoldMarker,
-        ),
-    }
+    let (text, reason) = facts::edit_status(status);
+    let role = match facts::edit_concern(status) {
+        Concern::None => Role::DiffAdded,
+        Concern::Doubt => Role::FoldMarker,
+        Concern::Failure => Role::StepError,
+    };
+    (text, reason, role)
 }
 
 fn edit(
@@ -126,16 +110,7 @@ fn edit(
         w.text(reason, theme.style(Role::Dim));
     }
     if let Some(d) = &edit.diff {
-        let (old, new) = labels(d);
-        diff_lines::write(
-            w,
-            d,
-            (&old, &new),
-            file_lang(&d.path),
-            theme,
-            mode.highlight,
-            cancel,
-        )?;
+        diff_lines::write_file(w, d, theme, mode.highlight, cancel)?;
     }
     Some(())
 }
@@ -179,7 +154,7 @@ fn repeated(
         w,
         &run.diff,
         (&old, &new),
-        Lang::Plain,
+        Language::Plain,
         theme,
         mode.highlight,
         cancel,
@@ -215,33 +190,18 @@ fn context(
         theme.style(Role::SectionTitle),
         meta,
     );
-    w.spans(vec![Span::styled(
-        format!(
-            "{} → {} messages: {} kept, {} added, {} removed, {} rewritten",
-            ctx.previous_len,
-            ctx.len,
-            ctx.kept,
-            ctx.count(ContextChange::Added),
-            ctx.count(ContextChange::Removed),
-            ctx.count(ContextChange::Rewritten)
-        ),
-        meta,
-    )]);
+    w.spans(vec![Span::styled(model_input::message_counts(&ctx), meta)]);
     for change in &ctx.changes {
         if w.full() {
             return Some(());
         }
-        let (word, role) = match change.change {
-            ContextChange::Added => ("added", Role::DiffAdded),
-            ContextChange::Removed => ("removed", Role::DiffRemoved),
-            ContextChange::Rewritten => ("rewritten", Role::FoldMarker),
+        let role = match change.change {
+            ContextChange::Added => Role::DiffAdded,
+            ContextChange::Removed => Role::DiffRemoved,
+            ContextChange::Rewritten => Role::FoldMarker,
         };
-        let at = match (change.before, change.after) {
-            (Some(b), Some(a)) if a != b => format!("[{b}→{a}]"),
-            (_, Some(a)) => format!("[{a}]"),
-            (Some(b), None) => format!("[{b}]"),
-            (None, None) => String::new(),
-        };
+        let word = model_input::change_word(change.change);
+        let at = model_input::position(change);
         let style: Style = theme.style(role);
         w.spans(vec![
             Span::styled(format!("{word:<9} {at:<6} "), style),
@@ -258,7 +218,7 @@ fn context(
                 w,
                 d,
                 (&old, &new),
-                Lang::Plain,
+                Language::Plain,
                 theme,
                 mode.highlight,
                 cancel,

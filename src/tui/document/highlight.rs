@@ -1,40 +1,25 @@
 //! Colouring a text line by line once its language is known: syntect for code, theme roles
 //! for diffs, tracebacks and error lines.
 
-use super::lang::{Lang, number_prefix};
+use crate::present::DiffRowKind;
+use crate::present::language::{Language, number_prefix};
+use crate::present::syntax::{syntax_of, syntaxes};
 use crate::tui::theme::{Role, Theme};
 use ratatui::style::{Color, Style};
 use ratatui::text::Span;
 use std::sync::OnceLock;
 use syntect::easy::HighlightLines;
 use syntect::highlighting::ThemeSet;
-use syntect::parsing::{SyntaxReference, SyntaxSet};
 
-struct Assets {
-    syntaxes: SyntaxSet,
-    themes: ThemeSet,
-}
-
-/// Syntect's bundled syntaxes and themes: immutable lookup tables, loaded once on first use
-/// (in a task, never on the UI thread).
-fn assets() -> &'static Assets {
-    static ASSETS: OnceLock<Assets> = OnceLock::new();
-    ASSETS.get_or_init(|| Assets {
-        syntaxes: SyntaxSet::load_defaults_newlines(),
-        themes: ThemeSet::load_defaults(),
-    })
-}
-
-fn syntax(extension: &str) -> Option<&'static SyntaxReference> {
-    let syntaxes = &assets().syntaxes;
-    syntaxes
-        .find_syntax_by_extension(extension)
-        .or_else(|| syntaxes.find_syntax_by_token(extension))
+/// Syntect's bundled themes, loaded once on first use (in a task, never on the UI thread).
+fn themes() -> &'static ThemeSet {
+    static THEMES: OnceLock<ThemeSet> = OnceLock::new();
+    THEMES.get_or_init(ThemeSet::load_defaults)
 }
 
 /// Colours one text line by line, carrying syntect's state from line to line.
 pub struct Highlighter<'t> {
-    lang: Lang,
+    lang: Language,
     theme: &'t Theme,
     syntect: Option<HighlightLines<'static>>,
     observation: bool,
@@ -43,16 +28,14 @@ pub struct Highlighter<'t> {
 impl<'t> Highlighter<'t> {
     /// `syntax` turns syntect on (off for the quick preview); `observation` marks error
     /// lines in plain text.
-    pub fn new(lang: Lang, theme: &'t Theme, syntax_on: bool, observation: bool) -> Self {
+    pub fn new(lang: Language, theme: &'t Theme, syntax_on: bool, observation: bool) -> Self {
         let syntect = match (&lang, syntax_on) {
-            (Lang::Code { extension, .. }, true) => {
-                let assets = assets();
-                let syntect_theme = assets
-                    .themes
-                    .themes
+            (Language::Code { .. }, true) => {
+                let themes = &themes().themes;
+                let syntect_theme = themes
                     .get(&theme.syntax)
-                    .or_else(|| assets.themes.themes.get("base16-ocean.dark"));
-                syntax(extension)
+                    .or_else(|| themes.get("base16-ocean.dark"));
+                syntax_of(&lang)
                     .zip(syntect_theme)
                     .map(|(s, t)| HighlightLines::new(s, t))
             }
@@ -69,19 +52,19 @@ impl<'t> Highlighter<'t> {
     pub fn line(&mut self, line: &str) -> Vec<Span<'static>> {
         let text = self.theme.style(Role::Text);
         match &self.lang {
-            Lang::Diff => vec![Span::styled(line.to_string(), diff_style(line, self.theme))],
-            Lang::Traceback => vec![Span::styled(
+            Language::Diff => vec![Span::styled(line.to_string(), diff_style(line, self.theme))],
+            Language::Traceback => vec![Span::styled(
                 line.to_string(),
                 traceback_style(line, self.theme),
             )],
-            Lang::Plain if self.observation && is_error_line(line) => {
+            Language::Plain if self.observation && is_error_line(line) => {
                 vec![Span::styled(
                     line.to_string(),
                     self.theme.style(Role::TracebackError),
                 )]
             }
-            Lang::Plain => vec![Span::styled(line.to_string(), text)],
-            Lang::Code { numbered, .. } => {
+            Language::Plain => vec![Span::styled(line.to_string(), text)],
+            Language::Code { numbered, .. } => {
                 let (prefix, code) = if *numbered {
                     line.split_at(number_prefix(line))
                 } else {
@@ -107,7 +90,7 @@ impl<'t> Highlighter<'t> {
             return vec![Span::styled(code.to_string(), text)];
         };
         let with_newline = format!("{code}\n");
-        match syntect.highlight_line(&with_newline, &assets().syntaxes) {
+        match syntect.highlight_line(&with_newline, syntaxes()) {
             Ok(pieces) => pieces
                 .into_iter()
                 .filter_map(|(style, piece)| {
@@ -124,20 +107,12 @@ impl<'t> Highlighter<'t> {
 }
 
 pub fn diff_style(line: &str, theme: &Theme) -> Style {
-    let role = if line.starts_with("+++ ")
-        || line.starts_with("--- ")
-        || line.starts_with("diff ")
-        || line.starts_with("index ")
-    {
-        Role::DiffHeader
-    } else if line.starts_with('+') {
-        Role::DiffAdded
-    } else if line.starts_with('-') {
-        Role::DiffRemoved
-    } else if line.starts_with("@@") {
-        Role::DiffHunk
-    } else {
-        Role::DiffContext
+    let role = match DiffRowKind::of_patch_line(line) {
+        DiffRowKind::Header => Role::DiffHeader,
+        DiffRowKind::Added => Role::DiffAdded,
+        DiffRowKind::Removed => Role::DiffRemoved,
+        DiffRowKind::Hunk => Role::DiffHunk,
+        _ => Role::DiffContext,
     };
     theme.style(role)
 }
@@ -198,7 +173,7 @@ mod tests {
     #[test]
     fn syntect_colours_python() {
         let theme = Theme::dark();
-        let mut h = Highlighter::new(Lang::code("py"), &theme, true, false);
+        let mut h = Highlighter::new(Language::code("py"), &theme, true, false);
         let spans = h.line("def f(x): return 1");
         assert!(spans.len() > 3, "{spans:?}");
         assert_eq!(

@@ -2,11 +2,11 @@
 //! action and observation, code highlighted, long observations folded.
 
 use super::highlight::Highlighter;
-use super::lang::{Lang, action_lang, observation_lang};
 use super::{Mode, Writer, cancelled};
+use crate::metrics::{Field, shown_text};
 use crate::model::{Step, StepKind, Trajectory};
-use crate::text::{head, sanitise};
-use crate::tui::search::Field;
+use crate::present::language::{Language, of_action, of_step_observation};
+use crate::text::sanitise;
 use crate::tui::theme::{Role, Theme};
 use crate::tui::units;
 use ratatui::text::Span;
@@ -42,7 +42,7 @@ pub fn write(
     if step.kind != StepKind::Agent {
         return user(w, step, theme);
     }
-    let thought = Field::Thought.text(step);
+    let thought = shown_text(Field::Thought, step);
     if !thought.trim().is_empty() {
         w.blank();
         w.rule(
@@ -59,7 +59,7 @@ pub fn write(
     }
     let action = &step.action;
     if !action.trim().is_empty() {
-        let lang = action_lang(step, &sanitise(action));
+        let lang = of_action(step, &sanitise(action), None);
         w.blank();
         w.rule(
             "ACTION",
@@ -75,7 +75,7 @@ pub fn write(
     let observation = &step.observation;
     w.blank();
     let lines = observation.lines().count();
-    let lang = observation_lang(step, &sanitise(head(observation, 4096)));
+    let lang = of_step_observation(step);
     let mut detail = lang.label();
     if lines > 1 {
         let count = format!("{} lines", units::count(lines as u64));
@@ -129,7 +129,7 @@ fn user(w: &mut Writer, step: &Step, theme: &Theme) -> Option<()> {
         theme.style(Role::SectionMeta),
     );
     w.begin_field(Field::User);
-    let text = Field::User.text(step);
+    let text = shown_text(Field::User, step);
     if text.trim().is_empty() {
         w.text("(no summary in the log)", theme.style(Role::Dim));
     }
@@ -203,7 +203,7 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
 fn body(
     w: &mut Writer,
     text: &str,
-    lang: Lang,
+    lang: Language,
     theme: &Theme,
     fold: Option<usize>,
     unfold_key: &str,

@@ -4,9 +4,11 @@
 //! shows.
 
 use super::analysis::Analysis;
-use super::diff_lines::{self, file_lang, labels};
+use super::diff_lines;
 use super::{Mode, Writer};
 use crate::diff::{Agreement, FileSnapshot, SubmissionCheck};
+use crate::present::facts;
+use crate::present::language::Language;
 use crate::text::display_width;
 use crate::tui::theme::{Role, Theme};
 use ratatui::text::Span;
@@ -72,16 +74,7 @@ pub fn write(
                         theme.style(Role::FoldMarker),
                     );
                 }
-                let (old, new) = labels(d);
-                diff_lines::write(
-                    w,
-                    d,
-                    (&old, &new),
-                    file_lang(&d.path),
-                    theme,
-                    mode.highlight,
-                    cancel,
-                )?;
+                diff_lines::write_file(w, d, theme, mode.highlight, cancel)?;
             }
             None => w.spans(vec![
                 Span::styled(change.path.clone(), theme.style(Role::Text)),
@@ -113,19 +106,7 @@ pub fn write(
 
 /// `path  edited · 40 lines, 12 seen`, with a doubt or a lost track under it.
 fn file_row(w: &mut Writer, f: &FileSnapshot, column: usize, theme: &Theme) {
-    let seen = f.lines.iter().filter(|l| l.is_some()).count();
-    let total = match f.unseen_after {
-        None => Some(f.lines.len()),
-        Some(Some(n)) => Some(f.lines.len() + n),
-        Some(None) => None,
-    };
-    let state = match (f.exists, total) {
-        (false, _) => "deleted".to_string(),
-        (true, _) if seen == 0 => "content unknown".to_string(),
-        (true, Some(n)) if seen == n => format!("{n} lines, all seen"),
-        (true, Some(n)) => format!("{n} lines, {seen} seen, the rest unknown"),
-        (true, None) => format!("length unknown, {seen} lines seen"),
-    };
+    let state = facts::file_knowledge(f);
     let role = if f.edited { "edited" } else { "viewed" };
     let pad = column.saturating_sub(display_width(&f.path));
     w.spans(vec![
@@ -215,7 +196,7 @@ fn submission(
                 w,
                 m,
                 ("reconstruction", "submission"),
-                file_lang(&m.path),
+                Language::of_path(&m.path),
                 theme,
                 mode.highlight,
                 cancel,

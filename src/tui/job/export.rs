@@ -67,10 +67,9 @@ pub fn file_name(request: &ExportRequest) -> String {
 }
 
 fn write(request: &ExportRequest) -> Result<(PathBuf, u64), String> {
-    let labels = |step: usize| request.marks.get(&step).cloned().unwrap_or_default();
     let options = ExportOptions {
         steps: request.steps,
-        step_labels: Some(&labels),
+        badges: &request.badges,
         title: request.title.as_deref(),
         ..ExportOptions::default()
     };
@@ -157,7 +156,7 @@ fn is_writable(dir: &Path) -> bool {
 mod tests {
     use super::*;
     use crate::model::{Format, Step, Trajectory};
-    use std::collections::BTreeMap;
+    use crate::present::StepBadges;
     use std::sync::Arc;
 
     fn request(dir: &Path, steps: StepRange, html: bool) -> ExportRequest {
@@ -171,13 +170,22 @@ mod tests {
             })
             .collect();
         t.number_steps();
-        let mut marks = BTreeMap::new();
-        marks.insert(2, vec!["wrong file localized".to_string()]);
+        let badges = StepBadges::collect(
+            1..=3,
+            |_| Vec::new(),
+            |step| {
+                if step == 2 {
+                    vec!["wrong file localized"]
+                } else {
+                    Vec::new()
+                }
+            },
+        );
         ExportRequest {
             trajectory: Arc::new(t),
             steps,
             html,
-            marks,
+            badges,
             dir: Some(dir.to_path_buf()),
             title: None,
         }

@@ -8,7 +8,7 @@ use crate::formats::{Loaded, load_file};
 use crate::model::TrajectorySummary;
 use crate::replay::StepOutcome;
 use crate::replay::agent::LoopLimits;
-use crate::replay::driver::Progress;
+use crate::replay::driver::LiveEvent;
 use crate::replay::sandbox::{Bubblewrap, Policy, UNPROTECTED};
 use crate::replay::session::{
     ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run, resample_one,
@@ -103,7 +103,7 @@ async fn resample(
             ),
         });
         let mut on = |e: SessionEvent<'_>| match e {
-            SessionEvent::Live(Progress::Delta(text)) => say(ReplayMsg::Text {
+            SessionEvent::Live(LiveEvent::Delta(text)) => say(ReplayMsg::Text {
                 job,
                 text: text.to_string(),
             }),
@@ -204,12 +204,7 @@ async fn continue_live(
             line: format!("in {environment}"),
         }),
         SessionEvent::PrefixStep(s) => {
-            let outcome = match &s.outcome {
-                StepOutcome::Same => "same".to_string(),
-                StepOutcome::Differs { .. } => "DIFFERS".to_string(),
-                StepOutcome::NotReplayable { why } => format!("not replayable: {why}"),
-                StepOutcome::NoAction => "no action".to_string(),
-            };
+            let outcome = s.outcome.label();
             say(ReplayMsg::Log {
                 job,
                 line: format!("replayed step {:>3}  {outcome:<8} {}", s.step, s.action),
@@ -230,7 +225,7 @@ async fn continue_live(
                 });
             }
         }
-        SessionEvent::Live(Progress::Asking { step }) => say(ReplayMsg::Block {
+        SessionEvent::Live(LiveEvent::Asking { step }) => say(ReplayMsg::Block {
             job,
             title: format!(
                 "step {} (live {step}) · {} ({})",
@@ -239,11 +234,11 @@ async fn continue_live(
                 backend.config().model
             ),
         }),
-        SessionEvent::Live(Progress::Delta(text)) => say(ReplayMsg::Text {
+        SessionEvent::Live(LiveEvent::Delta(text)) => say(ReplayMsg::Text {
             job,
             text: text.to_string(),
         }),
-        SessionEvent::Live(Progress::Step(step)) => {
+        SessionEvent::Live(LiveEvent::Step(step)) => {
             if !step.action.is_empty() {
                 say(ReplayMsg::Note {
                     job,

@@ -2,11 +2,11 @@
 //! written by a job; the status bar then says where it went.
 
 use crate::export::StepRange;
+use crate::present::StepBadges;
 use crate::tui::action::Action;
 use crate::tui::config::ExportFormat;
 use crate::tui::effect::{Effect, ExportRequest};
 use crate::tui::state::State;
-use std::collections::BTreeMap;
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let Some(t) = state.open_trajectory() else {
@@ -28,35 +28,21 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         // A page to send for a whole trajectory; a step to paste into an issue.
         ExportFormat::Auto => steps.is_all(),
     };
-    let mut marks = BTreeMap::new();
     let Ok(range) = steps.resolve(trajectory.step_count()) else {
         return;
     };
-    for step in range {
-        let mut names: Vec<String> = state
-            .metrics
-            .rules_at(&t.source, step)
-            .into_iter()
-            .map(String::from)
-            .collect();
-        names.extend(
-            state
-                .metrics
-                .labels_at(&t.source, step)
-                .into_iter()
-                .map(|l| format!("label: {l}")),
-        );
-        if !names.is_empty() {
-            marks.insert(step, names);
-        }
-    }
+    let badges = StepBadges::collect(
+        range,
+        |step| state.metrics.rules_at(&t.source, step),
+        |step| state.metrics.labels_at(&t.source, step),
+    );
     let dir = state.options.export_dir.clone();
     let title = state.trajectory.as_ref().map(|t| t.title.clone());
     fx.push(Effect::Export(Box::new(ExportRequest {
         trajectory,
         steps,
         html,
-        marks,
+        badges,
         dir,
         title,
     })));

@@ -1,16 +1,22 @@
 //! The run-wide search: starting it, taking results as files are searched, opening one.
 
 use super::{list, opening, prompt};
+use crate::metrics::SearchError;
 use crate::tui::action::Action;
 use crate::tui::effect::{Effect, JobKey};
 use crate::tui::search::Query;
 use crate::tui::state::grep::{GrepMatch, GrepState};
 use crate::tui::state::prompt::PromptKind;
-use crate::tui::state::{Overlay, State};
+use crate::tui::state::{Notice, Overlay, State};
 
 pub fn start(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
-    let Some(query) = Query::new(text) else {
-        return;
+    let query = match Query::new(text) {
+        Ok(query) => query,
+        Err(SearchError::Empty) => return,
+        Err(err) => {
+            state.notice = Some(Notice::error(format!("search: {err}")));
+            return;
+        }
     };
     let mut files: Vec<_> = state.run.rows.iter().map(|r| r.path.clone()).collect();
     files.sort();

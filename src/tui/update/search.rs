@@ -1,5 +1,6 @@
 //! Searching the open trajectory: starting a search, taking its hits, moving between them.
 
+use crate::metrics::{SearchError, shown_text};
 use crate::model::Trajectory;
 use crate::tui::document::Page;
 use crate::tui::effect::Effect;
@@ -10,9 +11,16 @@ use std::sync::Arc;
 
 /// Starts searching for `text` in the open trajectory (an empty text clears the search).
 pub fn start(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
-    let Some(query) = Query::new(text) else {
-        state.search.clear();
-        return;
+    let query = match Query::new(text) {
+        Ok(query) => query,
+        Err(SearchError::Empty) => {
+            state.search.clear();
+            return;
+        }
+        Err(err) => {
+            state.notice = Some(Notice::error(format!("search: {err}")));
+            return;
+        }
     };
     let Some(t) = state.trajectory.as_ref() else {
         return;
@@ -111,7 +119,7 @@ pub fn jump(state: &mut State, i: usize) {
         let head = fold_lines * 2 / 3;
         let folded = match t.selected_step() {
             Some(step) => {
-                let lines = Field::Observation.text(step).lines().count();
+                let lines = shown_text(Field::Observation, step).lines().count();
                 let tail_from = lines.saturating_sub(fold_lines / 3);
                 lines > fold_lines && hit.line >= head && hit.line < tail_from
             }

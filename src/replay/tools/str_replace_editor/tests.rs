@@ -8,13 +8,7 @@ use serde_json::json;
 const MISSING_COLON: &str = "#!/usr/bin/env python3\n\n\ndef division(a: float, b: float) -> float\n    return a/b\n\n\nif __name__ == \"__main__\":\n    print(division(123, 15))\n\n";
 
 fn setup() -> (tempfile::TempDir, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir
-        .path()
-        .canonicalize()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
+    let (dir, root) = crate::replay::tools::temp_root();
     let file = format!("{root}/src/testpkg/missing_colon.py");
     std::fs::create_dir_all(format!("{root}/src/testpkg")).unwrap();
     std::fs::write(&file, MISSING_COLON).unwrap();

@@ -6,13 +6,7 @@ use super::*;
 use crate::replay::files::LocalFiles;
 
 fn root() -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir
-        .path()
-        .canonicalize()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
+    let (dir, root) = crate::replay::tools::temp_root();
     (dir, root)
 }
 

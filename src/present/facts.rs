@@ -1,8 +1,8 @@
-//! The words both export formats use for the same facts: resolved or not, cost and tokens,
-//! how an edit fared, what a step's title says. One place, so the page and the Markdown
-//! never disagree.
+//! The words the outputs use for the same facts: resolved or not, cost and tokens, how an
+//! edit fared, what a step's title says. One place, so the HTML page, the Markdown and
+//! `trajscope show` never disagree.
 
-use crate::diff::EditStatus;
+use crate::diff::{EditStatus, FileSnapshot};
 use crate::model::{Step, Trajectory};
 use crate::text::thousands;
 
@@ -44,22 +44,63 @@ pub fn usage(t: &Trajectory) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
-/// How an edit fared, and why when it is not plainly applied.
+/// What is known of a file at a step: `deleted`, `40 lines, 12 seen, the rest unknown`,
+/// `length unknown, 13 lines seen`.
+pub fn file_knowledge(f: &FileSnapshot) -> String {
+    let seen = f.lines.iter().filter(|l| l.is_some()).count();
+    let total = match f.unseen_after {
+        None => Some(f.lines.len()),
+        Some(Some(n)) => Some(f.lines.len() + n),
+        Some(None) => None,
+    };
+    match (f.exists, total) {
+        (false, _) => "deleted".to_string(),
+        (true, _) if seen == 0 => "content unknown".to_string(),
+        (true, Some(n)) if seen == n => format!("{n} lines, all seen"),
+        (true, Some(n)) => format!("{n} lines, {seen} seen, the rest unknown"),
+        (true, None) => format!("length unknown, {seen} lines seen"),
+    }
+}
+
+/// How loudly an edit's status must read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concern {
+    /// Applied as shown.
+    None,
+    /// Applied, but not quite as shown, or not followed.
+    Doubt,
+    /// Not applied, or not understood: the diff is absent or wrong.
+    Failure,
+}
+
+/// How an edit fared, and why when it is not plainly applied: the words the TUI's diff tab,
+/// `trajscope show --diff` and the exports all use.
 pub fn edit_status(s: &EditStatus) -> (&'static str, Option<&str>) {
     match s {
         EditStatus::Applied => ("applied", None),
         EditStatus::Doubtful(r) => ("applied (in doubt)", Some(r)),
         EditStatus::Rejected(r) => (
-            "not applied: refused by the tool (the diff is what was asked)",
+            "NOT APPLIED: refused by the tool; the diff is what was asked",
             Some(r),
         ),
         EditStatus::Unplaced(r) => (
-            "applied where the log never showed (no line numbers)",
+            "applied where the log never showed: no line numbers",
             Some(r),
         ),
-        EditStatus::Conflict(r) => ("conflicts with the reconstruction", Some(r)),
-        EditStatus::Uninterpreted(r) => ("could not interpret", Some(r)),
+        EditStatus::Conflict(r) => ("CONFLICT with what the log showed of the file", Some(r)),
+        EditStatus::Uninterpreted(r) => ("COULD NOT INTERPRET", Some(r)),
         EditStatus::Opaque(r) => ("changed in a way trajscope cannot follow", Some(r)),
+    }
+}
+
+/// How loudly `s` must read.
+pub fn edit_concern(s: &EditStatus) -> Concern {
+    match s {
+        EditStatus::Applied => Concern::None,
+        EditStatus::Doubtful(_) | EditStatus::Unplaced(_) | EditStatus::Opaque(_) => Concern::Doubt,
+        EditStatus::Rejected(_) | EditStatus::Conflict(_) | EditStatus::Uninterpreted(_) => {
+            Concern::Failure
+        }
     }
 }
 

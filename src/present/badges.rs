@@ -1,0 +1,140 @@
+//! The badges of a step: the visible rules it matched, then the labels people gave it
+//! (`label: wrong file localized`). One list for every output that tags steps (the TUI's
+//! export, `trajscope export`), so that none can show fewer than another.
+
+use crate::metrics::{LabelSet, Matcher, StepMatches};
+use crate::model::Trajectory;
+use std::collections::BTreeMap;
+
+/// How a label reads among the rule names.
+pub const LABEL_PREFIX: &str = "label: ";
+
+/// The badges of each step (1-based) that has any.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StepBadges {
+    by_step: BTreeMap<usize, Vec<String>>,
+}
+
+impl StepBadges {
+    /// No badges at all (a caller that has no rules, a test).
+    pub const NONE: StepBadges = StepBadges {
+        by_step: BTreeMap::new(),
+    };
+
+    /// The badges of `steps` from what matched there: `rules_at` gives the names of the
+    /// visible rules that matched at a step, `labels_at` its labels.
+    pub fn collect<'a>(
+        steps: impl IntoIterator<Item = usize>,
+        rules_at: impl Fn(usize) -> Vec<&'a str>,
+        labels_at: impl Fn(usize) -> Vec<&'a str>,
+    ) -> StepBadges {
+        let mut by_step = BTreeMap::new();
+        for step in steps {
+            let mut names: Vec<String> = rules_at(step).into_iter().map(String::from).collect();
+            names.extend(
+                labels_at(step)
+                    .into_iter()
+                    .map(|l| format!("{LABEL_PREFIX}{l}")),
+            );
+            if !names.is_empty() {
+                by_step.insert(step, names);
+            }
+        }
+        StepBadges { by_step }
+    }
+
+    /// The badges of every step of `trajectory`: `matcher`'s rules scanned afresh (hidden
+    /// rules left out, as the TUI leaves them out) and the labels of `labels`.
+    pub fn scan(
+        matcher: &Matcher,
+        trajectory: &Trajectory,
+        labels: Option<&LabelSet>,
+    ) -> StepBadges {
+        let matches: StepMatches = matcher.scan(trajectory);
+        let rules_at = |step: usize| {
+            matches
+                .rules_at(step)
+                .filter_map(|id| matcher.rule(id))
+                .filter(|r| !r.hidden)
+                .map(|r| r.name.as_str())
+                .collect::<Vec<&str>>()
+        };
+        let labels_at = |step: usize| {
+            labels
+                .map(|set| {
+                    set.at_step(&trajectory.source, trajectory.source_index, step)
+                        .into_iter()
+                        .map(|l| l.label.as_str())
+                        .collect::<Vec<&str>>()
+                })
+                .unwrap_or_default()
+        };
+        StepBadges::collect(1..=trajectory.steps.len(), rules_at, labels_at)
+    }
+
+    /// The badges of 1-based `step`, in order: rules, then labels.
+    pub fn at(&self, step: usize) -> &[String] {
+        self.by_step.get(&step).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_step.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::{Field, Pattern, Rule};
+    use crate::model::{Format, Step};
+
+    fn trajectory() -> Trajectory {
+        let mut t = Trajectory::new("run/t.traj", Format::SweAgent);
+        t.steps = vec![
+            Step {
+                action: "ls".into(),
+                observation: "a.py".into(),
+                ..Step::default()
+            },
+            Step {
+                action: "python a.py".into(),
+                observation: "SyntaxError: invalid syntax".into(),
+                ..Step::default()
+            },
+        ];
+        t.number_steps();
+        t
+    }
+
+    #[test]
+    fn rules_then_labels_and_hidden_rules_left_out() {
+        let mut hidden = Rule::new("hidden", Pattern::literal("Syntax"), Field::Observation);
+        hidden.hidden = true;
+        let (matcher, errors) = Matcher::new(vec![
+            Rule::new(
+                "Syntax error",
+                Pattern::literal("SyntaxError"),
+                Field::Observation,
+            ),
+            hidden,
+        ]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let badges = StepBadges::scan(&matcher, &trajectory(), None);
+        assert!(badges.at(1).is_empty());
+        assert_eq!(badges.at(2), ["Syntax error".to_string()]);
+        let with_labels = StepBadges::collect(
+            1..=2,
+            |s| if s == 2 { vec!["Syntax error"] } else { vec![] },
+            |s| {
+                if s == 1 {
+                    vec!["looked around"]
+                } else {
+                    vec![]
+                }
+            },
+        );
+        assert_eq!(with_labels.at(1), ["label: looked around".to_string()]);
+        assert_eq!(with_labels.at(2), ["Syntax error".to_string()]);
+        assert!(StepBadges::NONE.is_empty());
+    }
+}
