@@ -35,6 +35,9 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 /// scan: the same steps, but for the agent and tool calls that only `history` holds (0.x
 /// steps, the last 1.1+ step).
 pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> {
+    if super::parquet::is_parquet(path) {
+        return super::parquet::load(path).map(Loaded::Trajectories);
+    }
     if detail == Detail::Steps
         && let Some(trajectory) = super::lazy::read_steps(path)
     {
@@ -143,13 +146,7 @@ pub fn load_run_summaries(
             let (fresh, outcome) = match cached {
                 Some(entry) => (None, entry.outcome.clone()),
                 None => {
-                    let outcome = match load_file_with(path, Detail::Steps) {
-                        Ok(Loaded::Trajectories(ts)) => CachedOutcome::Trajectories(
-                            ts.iter().map(TrajectorySummary::of).collect(),
-                        ),
-                        Ok(Loaded::Results(source)) => CachedOutcome::Results(source),
-                        Err(err) => CachedOutcome::Failed(err.to_string()),
-                    };
+                    let outcome = summarise(path);
                     let entry = stamp.map(|(size, modified_ns)| CacheEntry {
                         size,
                         modified_ns,
@@ -186,6 +183,22 @@ pub fn load_run_summaries(
     results.sources.extend(super::results_above(roots));
     results.apply(&mut summaries);
     (summaries, results, failures)
+}
+
+/// The summaries of one file's trajectories (a big Parquet dataset: from its header
+/// columns alone), its eval results, or why it could not be read.
+fn summarise(path: &Path) -> CachedOutcome {
+    let loaded = if super::parquet::is_parquet(path) {
+        super::parquet::summaries(path).map(CachedOutcome::Trajectories)
+    } else {
+        load_file_with(path, Detail::Steps).map(|loaded| match loaded {
+            Loaded::Trajectories(ts) => {
+                CachedOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
+            }
+            Loaded::Results(source) => CachedOutcome::Results(source),
+        })
+    };
+    loaded.unwrap_or_else(|err| CachedOutcome::Failed(err.to_string()))
 }
 
 type Loaded3<T> = (Vec<T>, EvalResults, Vec<LoadFailure>);

@@ -43,6 +43,9 @@ pub fn results_above(roots: &[PathBuf]) -> Msg {
 /// Reads one file of the run, keeping only summaries of its trajectories and what `rules`
 /// found in them: the file's `RunFile`, then its `RunTallied` when it held trajectories.
 pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
+    if crate::formats::parquet::is_parquet(&candidate.path) {
+        return read_dataset(candidate, rules);
+    }
     let mut tallied = None;
     let outcome = match load_file_with(&candidate.path, Detail::Steps) {
         Ok(Loaded::Trajectories(ts)) => {
@@ -63,6 +66,31 @@ pub fn read_run_file(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
     }];
     msgs.extend(tallied);
     msgs
+}
+
+/// [`read_run_file`] of a Parquet dataset: walked a batch of rows at a time, each row
+/// dropped once summarised and tallied.
+fn read_dataset(candidate: &Candidate, rules: &Matcher) -> Vec<Msg> {
+    let mut summaries = Vec::new();
+    let mut tallies = Vec::new();
+    let walked = crate::formats::parquet::visit(&candidate.path, &mut |t| {
+        summaries.push(TrajectorySummary::of(&t));
+        tallies.push(TrajectoryTally::of(rules, &t));
+    });
+    let outcome = match walked {
+        Ok(_) => FileOutcome::Trajectories(summaries),
+        Err(err) => FileOutcome::Failed(LoadFailure {
+            path: err.path().to_path_buf(),
+            message: err.to_string(),
+        }),
+    };
+    vec![
+        Msg::RunFile {
+            bytes: candidate.size,
+            outcome,
+        },
+        Msg::RunTallied(tallies),
+    ]
 }
 
 /// The files of `candidates` that `cache` holds unchanged, as one message (`None` when it
@@ -164,6 +192,12 @@ fn open_lazily(
 
 /// The trajectory `source` names, or a one-line error.
 pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
+    // A dataset row is read alone, from its row group.
+    if let Some(index) = source.index
+        && crate::formats::parquet::is_parquet(&source.path)
+    {
+        return crate::formats::parquet::read_row(&source.path, index).map_err(|e| e.to_string());
+    }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(trajectories) = loaded else {
         return Err(format!("{}: not a trajectory", source.path.display()));
