@@ -17,7 +17,8 @@ pub use columns::{ColumnMap, Field, Layout, use_columns};
 
 use super::LoadError;
 use crate::model::{Format, Trajectory, TrajectorySummary};
-use arrow_array::RecordBatch;
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, RecordBatch};
 use ::parquet::arrow::ProjectionMask;
 use ::parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use std::fs::File;
@@ -152,22 +153,24 @@ pub fn read_row(path: &Path, index: usize) -> Result<Trajectory, LoadError> {
     Err(damaged(path, format!("row {} could not be read", index + 1)))
 }
 
-/// Files whose decoded size is at least this are listed from their header columns alone
-/// (the same threshold as a log opened lazily, [`super::LAZY_ABOVE`]).
-pub const LIST_FROM_COLUMNS_ABOVE: u64 = super::LAZY_ABOVE;
+/// Files of at least this many rows, or whose column chunks hold at least
+/// [`super::LAZY_ABOVE`] bytes uncompressed, are listed from their header columns alone.
+/// Rows, not bytes, decide first: dictionary encoding keeps the byte count of repetitive
+/// messages far below what decoding them costs (100,000 generated rows: 8 MB on disk, under
+/// 64 MiB "uncompressed", several minutes to read whole in a debug build).
+pub const LIST_FROM_COLUMNS_ROWS: i64 = 10_000;
 
 /// One summary per row. A file small enough is read whole, so its summaries are exact; a
 /// bigger one is listed from the header columns and the messages' roles only (the step
 /// count is its assistant turns; errors are counted when a trajectory is opened or tallied).
 pub fn summaries(path: &Path) -> Result<Vec<TrajectorySummary>, LoadError> {
     let (builder, layout) = open(path)?;
-    let decoded: i64 = builder
-        .metadata()
-        .row_groups()
-        .iter()
-        .map(|g| g.total_byte_size())
-        .sum();
-    if u64::try_from(decoded).unwrap_or(0) < LIST_FROM_COLUMNS_ABOVE || layout.trajectory_is_text {
+    let groups = builder.metadata().row_groups();
+    let decoded: i64 = groups.iter().map(|g| g.total_byte_size()).sum();
+    let rows: i64 = groups.iter().map(|g| g.num_rows()).sum();
+    let small = rows < LIST_FROM_COLUMNS_ROWS
+        && u64::try_from(decoded).unwrap_or(0) < super::LAZY_ABOVE;
+    if small || layout.trajectory_is_text {
         drop(builder);
         let mut all = Vec::new();
         visit(path, &mut |t| all.push(TrajectorySummary::of(&t)))?;
@@ -209,12 +212,10 @@ fn list_from_columns(
         for r in 0..batch.num_rows() {
             let index = all.len();
             let t = row::header(path, index, layout, &batch, r);
-            let roles = batch
-                .column_by_name(&layout.trajectory)
-                .map_or(serde_json::Value::Null, |a| value::value_at(a.as_ref(), r));
+            let roles = roles_at(&batch, &layout.trajectory, r);
             let mut summary = TrajectorySummary::of(&t);
             summary.steps = step_count(&roles);
-            summary.format = if has_role(&roles, "tool") && !has_role(&roles, "exit") {
+            summary.format = if roles.contains(&"tool") && !roles.contains(&"exit") {
                 Format::ChatMessages
             } else {
                 Format::MiniSweAgent
@@ -226,31 +227,57 @@ fn list_from_columns(
     Ok(all)
 }
 
-fn roles(messages: &serde_json::Value) -> impl Iterator<Item = &str> {
-    messages
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|m| m.get("role").or_else(|| m.get("from")))
-        .filter_map(serde_json::Value::as_str)
-        .map(row::chat_role)
-}
-
-fn has_role(messages: &serde_json::Value, role: &str) -> bool {
-    roles(messages).any(|r| r == role)
+/// The chat roles of row `row`'s messages, read straight from the `role` (or ShareGPT
+/// `from`) leaf: a listing of a million rows builds no message.
+fn roles_at<'a>(batch: &'a RecordBatch, column: &str, row: usize) -> Vec<&'a str> {
+    let Some(list) = batch.column_by_name(column) else {
+        return Vec::new();
+    };
+    if row >= list.len() || list.is_null(row) {
+        return Vec::new();
+    }
+    let (items, range) = if let Some(l) = list.as_list_opt::<i32>() {
+        let o = l.value_offsets();
+        (l.values(), o[row] as usize..o[row + 1] as usize)
+    } else if let Some(l) = list.as_list_opt::<i64>() {
+        let o = l.value_offsets();
+        (l.values(), o[row] as usize..o[row + 1] as usize)
+    } else {
+        return Vec::new();
+    };
+    let Some(role) = items
+        .as_struct_opt()
+        .and_then(|s| s.column_by_name("role").or_else(|| s.column_by_name("from")))
+    else {
+        return Vec::new();
+    };
+    let role: &'a dyn Array = role.as_ref();
+    let text = |i: usize| -> Option<&'a str> {
+        if role.is_null(i) {
+            return None;
+        }
+        if let Some(a) = role.as_string_opt::<i32>() {
+            Some(a.value(i))
+        } else if let Some(a) = role.as_string_opt::<i64>() {
+            Some(a.value(i))
+        } else {
+            role.as_string_view_opt().map(|a| a.value(i))
+        }
+    };
+    range.filter_map(text).map(row::chat_role).collect()
 }
 
 /// Steps as the readers count them, from the roles alone: one per assistant turn; in text
 /// mode a user turn after an answered step, and in mini-swe-agent's tool mode any later user
 /// turn, is a rejected call, a step of its own.
-fn step_count(messages: &serde_json::Value) -> usize {
-    let tools = has_role(messages, "tool");
-    let mini = has_role(messages, "exit");
+fn step_count(roles: &[&str]) -> usize {
+    let tools = roles.contains(&"tool");
+    let mini = roles.contains(&"exit");
     let mut steps = 0;
     let mut open_step = false;
     let mut seen_task = false;
-    for role in roles(messages) {
-        match role {
+    for role in roles {
+        match *role {
             "assistant" => {
                 steps += 1;
                 open_step = true;
@@ -272,25 +299,15 @@ fn step_count(messages: &serde_json::Value) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn steps_are_counted_from_roles_as_the_readers_make_them() {
-        let text = json!([
-            {"role": "system"}, {"role": "user"}, {"role": "ai"}, {"role": "user"},
-            {"role": "user"}, {"role": "ai"}
-        ]);
+        let text = ["system", "user", "assistant", "user", "user", "assistant"];
         // The second user turn answers nothing: a rejected call, a step of its own.
         assert_eq!(step_count(&text), 3);
-        let tools = json!([
-            {"role": "user"}, {"role": "assistant"}, {"role": "tool"}, {"role": "tool"},
-            {"role": "user"}, {"role": "assistant"}
-        ]);
+        let tools = ["user", "assistant", "tool", "tool", "user", "assistant"];
         assert_eq!(step_count(&tools), 2);
-        let mini = json!([
-            {"role": "user"}, {"role": "assistant"}, {"role": "tool"}, {"role": "user"},
-            {"role": "assistant"}, {"role": "exit"}
-        ]);
+        let mini = ["user", "assistant", "tool", "user", "assistant", "exit"];
         assert_eq!(step_count(&mini), 3);
     }
 }
