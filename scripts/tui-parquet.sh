@@ -25,7 +25,7 @@ trap cleanup EXIT
 screen() { tm capture-pane -p -t pq; }
 fail() { echo "FAIL: $*"; echo "----- pane -----"; screen; exit 1; }
 wait_for() {
-    for _ in $(seq 1 200); do
+    for _ in $(seq 1 1200); do
         if screen | grep -qF -- "$1"; then return 0; fi
         sleep 0.05
     done
