@@ -33,8 +33,17 @@ impl Lcg {
     }
 }
 
-const REPOS: &[&str] = &["django__django", "sympy__sympy", "astropy__astropy", "pytest-dev__pytest"];
-const MODELS: &[&str] = &["swe-agent-llama-70b", "swe-agent-qwen-72b", "gpt-4o-2024-08-06"];
+const REPOS: &[&str] = &[
+    "django__django",
+    "sympy__sympy",
+    "astropy__astropy",
+    "pytest-dev__pytest",
+];
+const MODELS: &[&str] = &[
+    "swe-agent-llama-70b",
+    "swe-agent-qwen-72b",
+    "gpt-4o-2024-08-06",
+];
 const COMMANDS: &[&str] = &[
     "find_file \"models.py\"",
     "open django/db/models/query.py 120",
@@ -64,7 +73,10 @@ fn row(rng: &mut Lcg, n: usize) -> Value {
         let observation = if rng.next(5) == 0 {
             "Traceback (most recent call last):\n  File \"reproduce.py\", line 3, in <module>\n    print(obj.resolve())\nAttributeError: 'Lazy' object has no attribute 'value'".to_string()
         } else {
-            format!("[File: src/module_{step}.py (240 lines total)]\n{}", "    def resolve(self):\n        return self._wrapped\n".repeat(4))
+            format!(
+                "[File: src/module_{step}.py (240 lines total)]\n{}",
+                "    def resolve(self):\n        return self._wrapped\n".repeat(4)
+            )
         };
         turns.push(json!({"role": "user", "mask": false, "text": observation}));
     }
@@ -86,7 +98,10 @@ fn row(rng: &mut Lcg, n: usize) -> Value {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let out = PathBuf::from(args.first().ok_or("usage: gen_parquet DIR [ROWS] [SHARDS]")?);
+    let out = PathBuf::from(
+        args.first()
+            .ok_or("usage: gen_parquet DIR [ROWS] [SHARDS]")?,
+    );
     let rows: usize = args.get(1).map_or(Ok(100_000), |a| a.parse())?;
     let shards: usize = args.get(2).map_or(Ok(4), |a| a.parse())?;
     let data = out.join("data");
@@ -111,7 +126,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             n += take;
         }
         writer.close()?;
-        eprintln!("{}: {} bytes", path.display(), std::fs::metadata(&path)?.len());
+        eprintln!(
+            "{}: {} bytes",
+            path.display(),
+            std::fs::metadata(&path)?.len()
+        );
     }
     eprintln!("{rows} rows in {shards} shard(s) under {}", data.display());
     Ok(())

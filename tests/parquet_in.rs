@@ -47,7 +47,8 @@ fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-const PATCH: &str = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n";
+const PATCH: &str =
+    "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n";
 
 /// A nebius/SWE-agent-trajectories row: two text-mode steps; the first observation a
 /// traceback when `fails`.
@@ -125,7 +126,11 @@ fn swe_agent_shards_list_show_and_tally_as_files_do() {
     );
     let cache = dir.path().join("cache");
     let rows = json_of(&trajscope(
-        &["ls", "--json", s(&dir.path().join("swe-agent-trajectories"))],
+        &[
+            "ls",
+            "--json",
+            s(&dir.path().join("swe-agent-trajectories")),
+        ],
         &cache,
     ));
     let rows = rows.as_array().unwrap();
@@ -174,7 +179,11 @@ fn swe_agent_shards_list_show_and_tally_as_files_do() {
 
     // Tallied like files: the verdicts split the counts.
     let stats = json_of(&trajscope(
-        &["stats", "--json", s(&dir.path().join("swe-agent-trajectories"))],
+        &[
+            "stats",
+            "--json",
+            s(&dir.path().join("swe-agent-trajectories")),
+        ],
         &cache,
     ));
     assert_eq!(stats["trajectories"], 3);
@@ -189,7 +198,10 @@ fn swe_agent_shards_list_show_and_tally_as_files_do() {
 fn openhands_rows_become_tool_steps_and_diff_and_export() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("train-00000-of-00001.parquet");
-    let rows = [openhands_row("octo__repo-7", 1), openhands_row("octo__repo-7", 0)];
+    let rows = [
+        openhands_row("octo__repo-7", 1),
+        openhands_row("octo__repo-7", 0),
+    ];
     hub_parquet::write(&file, &openhands_schema(), &rows, 64);
     let cache = dir.path().join("cache");
     let listed = json_of(&trajscope(&["ls", "--json", s(&file)], &cache));
@@ -284,7 +296,10 @@ fn other_layouts_are_read_through_columns_and_refused_without() {
         ],
         &cache,
     );
-    let error = json_of_failed(&wrong)[0]["error"].as_str().unwrap().to_string();
+    let error = json_of_failed(&wrong)[0]["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(
         error.contains("`verdict` (--columns resolved=verdict)"),
         "{error}"
@@ -327,7 +342,12 @@ fn a_truncated_shard_is_reported_and_the_others_still_open() {
     let schema = swe_agent_schema();
     let good = data.join("train-00000-of-00002.parquet");
     let cut = data.join("train-00001-of-00002.parquet");
-    hub_parquet::write(&good, &schema, &[swe_agent_row("a__a-1", Some(true), false)], 8);
+    hub_parquet::write(
+        &good,
+        &schema,
+        &[swe_agent_row("a__a-1", Some(true), false)],
+        8,
+    );
     let rows: Vec<Value> = (0..20)
         .map(|i| swe_agent_row(&format!("b__b-{i}"), Some(false), true))
         .collect();
@@ -389,8 +409,18 @@ fn a_dataset_converted_from_a_real_run_agrees_with_its_files() {
     }
     let data = dir.path().join("converted/data");
     let (a, b) = rows.split_at(rows.len() / 2);
-    hub_parquet::write(&data.join("train-00000-of-00002.parquet"), &swe_smith_schema(), a, 4);
-    hub_parquet::write(&data.join("train-00001-of-00002.parquet"), &swe_smith_schema(), b, 4);
+    hub_parquet::write(
+        &data.join("train-00000-of-00002.parquet"),
+        &swe_smith_schema(),
+        a,
+        4,
+    );
+    hub_parquet::write(
+        &data.join("train-00001-of-00002.parquet"),
+        &swe_smith_schema(),
+        b,
+        4,
+    );
 
     let converted = json_of(&trajscope(&["ls", "--json", s(&data)], &cache));
     let converted = converted.as_array().unwrap();
@@ -408,7 +438,11 @@ fn a_dataset_converted_from_a_real_run_agrees_with_its_files() {
             "patch_lines",
             "error_steps",
         ] {
-            assert_eq!(row[key], original[key], "{key} of {}", original["instance_id"]);
+            assert_eq!(
+                row[key], original[key],
+                "{key} of {}",
+                original["instance_id"]
+            );
         }
     }
 

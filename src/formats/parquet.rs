@@ -17,10 +17,10 @@ pub use columns::{ColumnMap, Field, Layout, use_columns};
 
 use super::LoadError;
 use crate::model::{Format, Trajectory, TrajectorySummary};
-use arrow_array::cast::AsArray;
-use arrow_array::{Array, RecordBatch};
 use ::parquet::arrow::ProjectionMask;
 use ::parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, RecordBatch};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -110,7 +110,12 @@ pub fn load(path: &Path) -> Result<Vec<Trajectory>, LoadError> {
 /// How many rows (trajectories) the file holds, from its footer.
 pub fn row_count(path: &Path) -> Result<usize, LoadError> {
     let (builder, _) = open(path)?;
-    let rows: i64 = builder.metadata().row_groups().iter().map(|g| g.num_rows()).sum();
+    let rows: i64 = builder
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|g| g.num_rows())
+        .sum();
     Ok(usize::try_from(rows).unwrap_or(0))
 }
 
@@ -132,7 +137,10 @@ pub fn read_row(path: &Path, index: usize) -> Result<Trajectory, LoadError> {
     let Some((group, offset)) = found else {
         return Err(LoadError::invalid(
             path,
-            format!("no row {}; the file holds {total} (1 to {total})", index + 1),
+            format!(
+                "no row {}; the file holds {total} (1 to {total})",
+                index + 1
+            ),
         ));
     };
     let mask = roots(&builder, &layout.columns());
@@ -150,7 +158,10 @@ pub fn read_row(path: &Path, index: usize) -> Result<Trajectory, LoadError> {
             return Ok(row::trajectory(path, index, &layout, &batch, 0));
         }
     }
-    Err(damaged(path, format!("row {} could not be read", index + 1)))
+    Err(damaged(
+        path,
+        format!("row {} could not be read", index + 1),
+    ))
 }
 
 /// Files of at least this many rows, or whose column chunks hold at least
@@ -168,8 +179,8 @@ pub fn summaries(path: &Path) -> Result<Vec<TrajectorySummary>, LoadError> {
     let groups = builder.metadata().row_groups();
     let decoded: i64 = groups.iter().map(|g| g.total_byte_size()).sum();
     let rows: i64 = groups.iter().map(|g| g.num_rows()).sum();
-    let small = rows < LIST_FROM_COLUMNS_ROWS
-        && u64::try_from(decoded).unwrap_or(0) < super::LAZY_ABOVE;
+    let small =
+        rows < LIST_FROM_COLUMNS_ROWS && u64::try_from(decoded).unwrap_or(0) < super::LAZY_ABOVE;
     if small || layout.trajectory_is_text {
         drop(builder);
         let mut all = Vec::new();
@@ -245,10 +256,10 @@ fn roles_at<'a>(batch: &'a RecordBatch, column: &str, row: usize) -> Vec<&'a str
     } else {
         return Vec::new();
     };
-    let Some(role) = items
-        .as_struct_opt()
-        .and_then(|s| s.column_by_name("role").or_else(|| s.column_by_name("from")))
-    else {
+    let Some(role) = items.as_struct_opt().and_then(|s| {
+        s.column_by_name("role")
+            .or_else(|| s.column_by_name("from"))
+    }) else {
         return Vec::new();
     };
     let role: &'a dyn Array = role.as_ref();

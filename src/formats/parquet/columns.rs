@@ -301,14 +301,24 @@ mod tests {
         assert_eq!(layout.resolved.as_deref(), Some("ok"));
         let map = ColumnMap::parse("trajectory=convo,resolved=passed").unwrap();
         let err = Layout::resolve(&s, &map).unwrap_err();
-        assert!(err.contains("`passed` (--columns resolved=passed)"), "{err}");
+        assert!(
+            err.contains("`passed` (--columns resolved=passed)"),
+            "{err}"
+        );
     }
 
     #[test]
     fn bad_mappings_say_what_is_wrong() {
-        assert!(ColumnMap::parse("trajectory").unwrap_err().contains("FIELD=COLUMN"));
+        assert!(
+            ColumnMap::parse("trajectory")
+                .unwrap_err()
+                .contains("FIELD=COLUMN")
+        );
         let err = ColumnMap::parse("verdict=x").unwrap_err();
-        assert!(err.contains("no field `verdict`") && err.contains("resolved"), "{err}");
+        assert!(
+            err.contains("no field `verdict`") && err.contains("resolved"),
+            "{err}"
+        );
         let s = schema(&[("trajectory", DataType::Int64)]);
         let err = Layout::resolve(&s, &ColumnMap::default()).unwrap_err();
         assert!(err.contains("not a list of messages"), "{err}");

@@ -38,7 +38,11 @@ pub fn value_at(array: &dyn Array, row: usize) -> Value {
                 .as_primitive_opt::<Float32Type>()
                 .map(|a| f64::from(a.value(row))),
         ),
-        DataType::Float64 => float(array.as_primitive_opt::<Float64Type>().map(|a| a.value(row))),
+        DataType::Float64 => float(
+            array
+                .as_primitive_opt::<Float64Type>()
+                .map(|a| a.value(row)),
+        ),
         DataType::List(_) => array
             .as_list_opt::<i32>()
             .map_or(Value::Null, |a| list(a.value(row).as_ref())),
