@@ -70,6 +70,11 @@ pub struct Cli {
     only_rules: Vec<PathBuf>,
     #[command(flatten)]
     results: results::ResultsArg,
+    /// Parquet datasets: which column holds what, for a layout other than the published
+    /// SWE-agent, OpenHands and SWE-smith ones (`trajectory=messages,resolved=target`; fields:
+    /// trajectory, instance_id, model, resolved, exit_status, patch). See docs/parquet.md.
+    #[arg(long, global = true, value_name = "FIELD=COLUMN,…")]
+    columns: Option<String>,
 }
 
 /// The version and the git revision it was built from (`unknown` outside a git checkout).
@@ -134,6 +139,9 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    if let Some(spec) = &cli.columns {
+        trajscope::formats::parquet::use_columns(spec).map_err(anyhow::Error::msg)?;
+    }
     match cli.command {
         Some(Command::Ls(args)) => ls::run(args),
         Some(Command::Show(args)) => show::run(args),

@@ -30,6 +30,7 @@ mod mini_swe_agent;
 mod opencode;
 mod openhands;
 mod otel_genai;
+pub mod parquet;
 mod pythonic;
 mod raw;
 mod results_search;

@@ -125,6 +125,9 @@ pub fn open_judged(
 fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
     let (path, from_suffix) = split_index(file);
     let which = which.or(from_suffix);
+    if trajscope::formats::parquet::is_parquet(&path) {
+        return open_row(&path, which);
+    }
     let loaded = load_file(&path)?;
     let mut trajectories = match loaded {
         Loaded::Trajectories(ts) => ts,
@@ -143,6 +146,27 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
         (Some(i), n) if i >= 1 && i <= n => Ok(trajectories.swap_remove(i - 1)),
         (Some(i), n) => bail!(
             "{}: no trajectory {i}; the file holds {n} (1 to {n})",
+            path.display()
+        ),
+    }
+}
+
+/// One row of a Parquet dataset, read alone from its row group: `FILE#N`, `--trajectory
+/// N`, or the only one.
+fn open_row(path: &Path, which: Option<usize>) -> Result<Trajectory> {
+    use trajscope::formats::parquet::{read_row, row_count};
+    let rows = row_count(path)?;
+    match (which, rows) {
+        (_, 0) => bail!("{}: the dataset holds no trajectory", path.display()),
+        (None, 1) => Ok(read_row(path, 0)?),
+        (None, n) => bail!(
+            "{}: the dataset holds {n} trajectories; pick one with --trajectory N or FILE#N \
+             (1 to {n})",
+            path.display()
+        ),
+        (Some(i), n) if i >= 1 && i <= n => Ok(read_row(path, i - 1)?),
+        (Some(i), n) => bail!(
+            "{}: no trajectory {i}; the dataset holds {n} (1 to {n})",
             path.display()
         ),
     }

@@ -109,7 +109,7 @@ fn is_candidate(path: &Path, name: &str) -> bool {
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     match extension.as_str() {
-        "json" | "jsonl" | "traj" | "eval" => true,
+        "json" | "jsonl" | "traj" | "eval" | "parquet" => true,
         "md" => {
             name.ends_with(".aider.chat.history.md")
                 || head(path, 4096).is_some_and(|h| super::detect::is_aider_history(&h))

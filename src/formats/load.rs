@@ -36,6 +36,9 @@ pub fn load_file(path: &Path) -> Result<Loaded, LoadError> {
 /// scan: the same steps, but for the agent and tool calls that only `history` holds (0.x
 /// steps, the last 1.1+ step).
 pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> {
+    if super::parquet::is_parquet(path) {
+        return super::parquet::load(path).map(Loaded::Trajectories);
+    }
     if detail == Detail::Steps
         && let Some(trajectory) = super::lazy::read_steps(path)
     {
@@ -184,8 +187,19 @@ pub fn load_run_summaries(
 }
 
 /// One file's summaries (or results, or failure) from `cache` when it is unchanged, else
-/// read, with the entry to cache.
+/// read, with the entry to cache. A Parquet dataset is never cached (what a row means
+/// depends on `--columns` too) and a big one is summarised from its header columns alone.
 fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)> {
+    if super::parquet::is_parquet(path) {
+        let outcome = super::parquet::summaries(path).map_or_else(
+            |err| CachedOutcome::Failed(err.to_string()),
+            CachedOutcome::Trajectories,
+        );
+        return FileRead {
+            item: (path.to_path_buf(), outcome),
+            fresh: None,
+        };
+    }
     let stamp = file_stamp(path);
     if let Some(entry) = stamp.and_then(|(size, modified)| cache.get(path, size, modified)) {
         return FileRead {

@@ -111,13 +111,18 @@ impl RunCache {
 
     /// The entry for `path` if the file has not changed since it was cached.
     pub fn get(&self, path: &Path, size: u64, modified_ns: u128) -> Option<&CacheEntry> {
+        // What a Parquet dataset holds depends on `--columns` as well as on its bytes: read
+        // it again each time (its listing reads only the header columns anyway).
+        if super::parquet::has_parquet_extension(path) {
+            return None;
+        }
         self.entries
             .get(path)
             .filter(|e| e.size == size && e.modified_ns == modified_ns)
     }
 
     pub fn put(&mut self, path: PathBuf, entry: CacheEntry) {
-        if self.file.is_some() {
+        if self.file.is_some() && !super::parquet::has_parquet_extension(&path) {
             self.entries.insert(path, entry);
             self.dirty = true;
         }

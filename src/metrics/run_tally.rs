@@ -13,8 +13,8 @@
 use super::matcher::Matcher;
 use super::tally::{Tally, TrajectoryTally};
 use crate::formats::{
-    CacheEntry, CachedOutcome, Candidate, Detail, FileRead, Handover, Loaded, Progress, RunCache,
-    discover, file_stamp, load_file_with, read_run_files,
+    CacheEntry, CachedOutcome, Candidate, Detail, FileRead, Handover, LoadError, Loaded, Progress,
+    RunCache, discover, file_stamp, load_file_with, read_run_files,
 };
 use crate::model::{EvalResults, LoadFailure, ResultsSource, TrajectorySummary};
 use std::collections::BTreeMap;
@@ -234,14 +234,10 @@ fn read_outcome(
     key: Option<&str>,
 ) -> (CachedOutcome, BTreeMap<String, serde_json::Value>, Outcome) {
     // Tallies and summaries read only steps: the messages the model saw are skipped.
-    let (outcome, cached, extras) = match load_file_with(path, Detail::Steps) {
-        Ok(Loaded::Trajectories(ts)) => {
-            let tallies: Vec<TrajectoryTally> =
-                ts.iter().map(|t| TrajectoryTally::of(matcher, t)).collect();
+    let (outcome, cached, extras) = match read_file(path, matcher, key.is_some()) {
+        Ok(Read::Trajectories(tallies, summaries)) => {
             let mut extras = BTreeMap::new();
-            let mut summaries = Vec::new();
             if let Some(key) = key {
-                summaries = ts.iter().map(TrajectorySummary::of).collect();
                 // As one string: a run's worth of tallies as `serde_json::Value` trees would
                 // take far more memory than the text (5,000 files: 230 MB of RSS against 12).
                 if let Ok(text) = serde_json::to_string(&tallies) {
@@ -254,7 +250,7 @@ fn read_outcome(
                 extras,
             )
         }
-        Ok(Loaded::Results(source)) => (
+        Ok(Read::Results(source)) => (
             Outcome::Results(source.clone()),
             CachedOutcome::Results(source),
             BTreeMap::new(),
@@ -273,4 +269,36 @@ fn read_outcome(
         }
     };
     (cached, extras, outcome)
+}
+
+/// One file read for a tally: each trajectory's tally (and, when `summarise`, its summary),
+/// or the eval results it holds.
+enum Read {
+    Trajectories(Vec<TrajectoryTally>, Vec<TrajectorySummary>),
+    Results(ResultsSource),
+}
+
+/// Reads `path` for a tally. A Parquet dataset is walked a batch of rows at a time, each
+/// trajectory dropped once tallied: a tally of a million rows holds their tallies, not
+/// their steps.
+fn read_file(path: &Path, matcher: &Matcher, summarise: bool) -> Result<Read, LoadError> {
+    let mut tallies = Vec::new();
+    let mut summaries = Vec::new();
+    let mut take = |t: &crate::model::Trajectory| {
+        tallies.push(TrajectoryTally::of(matcher, t));
+        if summarise {
+            summaries.push(TrajectorySummary::of(t));
+        }
+    };
+    if crate::formats::parquet::is_parquet(path) {
+        crate::formats::parquet::visit(path, &mut |t| take(&t))?;
+        return Ok(Read::Trajectories(tallies, summaries));
+    }
+    match load_file_with(path, Detail::Steps)? {
+        Loaded::Trajectories(ts) => {
+            ts.iter().for_each(&mut take);
+            Ok(Read::Trajectories(tallies, summaries))
+        }
+        Loaded::Results(source) => Ok(Read::Results(source)),
+    }
 }

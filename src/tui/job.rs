@@ -149,6 +149,12 @@ fn open_lazily(
 
 /// The trajectory `source` names, or a one-line error.
 pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
+    // A dataset row is read alone, from its row group.
+    if let Some(index) = source.index
+        && crate::formats::parquet::is_parquet(&source.path)
+    {
+        return crate::formats::parquet::read_row(&source.path, index).map_err(|e| e.to_string());
+    }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(trajectories) = loaded else {
         return Err(format!("{}: not a trajectory", source.path.display()));
