@@ -32,8 +32,9 @@ pub struct EngineRegex {
 }
 
 /// When RE2's ASCII `\b` could disagree with Rust's Unicode one: a text in which `near`
-/// matches (a wide word character where a boundary is tested) and `relaxed` (the regex
-/// without its boundaries, so wherever the regex could match) matches.
+/// matches (a wide word character where a boundary is tested, next to what must match on
+/// its other side) and `relaxed` (the regex without its boundaries: wherever the regex
+/// could match) matches.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BoundaryGuard {
     pub near: String,
@@ -46,33 +47,25 @@ const RE2_MAX_REPEAT: u32 = 1000;
 /// Translates `source` (as the rule compiled it, flags included) for `dialect`.
 pub fn translate(source: &str, dialect: Dialect) -> Result<EngineRegex, String> {
     let hir = regex_syntax::parse(source).map_err(|e| format!("the regex does not parse: {e}"))?;
-    let mut emitter = Emitter {
-        dialect,
-        unicode_boundary: false,
-        drop_boundaries: false,
-        near: Vec::new(),
-        unanchored: false,
-        anchored_next: false,
-    };
+    let mut emitter = Emitter::new(dialect, false);
     let mut pattern = String::new();
     emitter.emit(&hir, &mut pattern)?;
     let boundary_guard = if emitter.unicode_boundary {
-        let mut relaxed = Emitter {
-            dialect,
-            unicode_boundary: false,
-            drop_boundaries: true,
-            near: Vec::new(),
-            unanchored: false,
-            anchored_next: false,
-        };
+        let mut relaxed = Emitter::new(dialect, true);
         let mut out = String::new();
         relaxed.emit(&hir, &mut out)?;
+        let wide = non_ascii_word_class();
         let near = if emitter.unanchored {
-            non_ascii_word_class()
+            wide
         } else {
-            emitter.near.sort();
-            emitter.near.dedup();
-            format!("(?:{})", emitter.near.join("|"))
+            let mut sides = Vec::new();
+            if !emitter.ends_before_wide.is_empty() {
+                sides.push(format!("(?:{}){wide}", emitter.ends_before_wide.join("|")));
+            }
+            if !emitter.starts_after_wide.is_empty() {
+                sides.push(format!("{wide}(?:{})", emitter.starts_after_wide.join("|")));
+            }
+            format!("(?:{})", sides.join("|"))
         };
         Some(BoundaryGuard { near, relaxed: out })
     } else {
@@ -89,9 +82,11 @@ struct Emitter {
     unicode_boundary: bool,
     /// Render word boundaries as nothing (the relaxed regex of the guard).
     drop_boundaries: bool,
-    /// For each Unicode boundary with ASCII word characters on one side: those characters
-    /// next to a wide word character, as a regex.
-    near: Vec<String>,
+    /// For each Unicode boundary with ASCII word characters before it: what must match
+    /// right before a wide word character for the boundary to matter.
+    ends_before_wide: Vec<String>,
+    /// The same for boundaries with ASCII word characters after them.
+    starts_after_wide: Vec<String>,
     /// A Unicode boundary without ASCII word characters on either side.
     unanchored: bool,
     /// The boundary about to be emitted was anchored by its concatenation.
@@ -99,6 +94,18 @@ struct Emitter {
 }
 
 impl Emitter {
+    fn new(dialect: Dialect, drop_boundaries: bool) -> Emitter {
+        Emitter {
+            dialect,
+            unicode_boundary: false,
+            drop_boundaries,
+            ends_before_wide: Vec::new(),
+            starts_after_wide: Vec::new(),
+            unanchored: false,
+            anchored_next: false,
+        }
+    }
+
     fn emit(&mut self, hir: &Hir, out: &mut String) -> Result<(), String> {
         match hir.kind() {
             HirKind::Empty => {}
@@ -149,9 +156,7 @@ impl Emitter {
                         && self.dialect == Dialect::DuckDb
                         && !self.drop_boundaries
                     {
-                        let before = i.checked_sub(1).and_then(|j| edge(&parts[j], true));
-                        let after = parts.get(i + 1).and_then(|p| edge(p, false));
-                        self.anchor(before, after);
+                        self.anchor(parts, i)?;
                     }
                     self.emit(part, out)?;
                 }
@@ -170,30 +175,31 @@ impl Emitter {
         Ok(())
     }
 
-    /// Notes where a boundary between `before` and `after` (the characters that can come
-    /// last before it and first after it, when known) can tell ASCII from Unicode words:
-    /// next to a side of ASCII word characters, only a wide word character on the other
-    /// side can. Both sides ASCII words: the boundary never holds in either engine.
-    fn anchor(&mut self, before: Option<Vec<(u32, u32)>>, after: Option<Vec<(u32, u32)>>) {
-        let ascii =
-            |side: &Option<Vec<(u32, u32)>>| side.as_ref().filter(|s| all_ascii_word(s)).cloned();
-        let wide = non_ascii_word_class();
-        match (ascii(&before), ascii(&after)) {
+    /// Notes where the boundary at `parts[at]` can tell ASCII from Unicode words. With ASCII
+    /// word characters on one side (`\\bsed`, `pytest\\b`), only a wide word character on
+    /// the other side can, and only where the rest of the concatenation on the ASCII side
+    /// matches too: the guard looks for that. Both sides ASCII words: the boundary never
+    /// holds in either engine.
+    fn anchor(&mut self, parts: &[Hir], at: usize) -> Result<(), String> {
+        let ascii = |side: Option<Vec<(u32, u32)>>| side.filter(|s| all_ascii_word(s));
+        let before = ascii(at.checked_sub(1).and_then(|j| edge(&parts[j], true)));
+        let after = ascii(parts.get(at + 1).and_then(|p| edge(p, false)));
+        let relaxed = |parts: &[Hir]| -> Result<String, String> {
+            let mut sub = Emitter::new(self.dialect, true);
+            let mut out = String::new();
+            for part in parts {
+                sub.emit(part, &mut out)?;
+            }
+            Ok(out)
+        };
+        match (before, after) {
             (Some(_), Some(_)) => {}
-            (Some(left), None) => {
-                let mut near = String::new();
-                class_text(&left, &mut near);
-                near.push_str(&wide);
-                self.near.push(near);
-            }
-            (None, Some(right)) => {
-                let mut near = wide;
-                class_text(&right, &mut near);
-                self.near.push(near);
-            }
+            (Some(_), None) => self.ends_before_wide.push(relaxed(&parts[..at])?),
+            (None, Some(_)) => self.starts_after_wide.push(relaxed(&parts[at + 1..])?),
             (None, None) => self.unanchored = true,
         }
         self.anchored_next = true;
+        Ok(())
     }
 
     fn class(&self, ranges: &[(u32, u32)], out: &mut String) -> Result<(), String> {
@@ -384,7 +390,8 @@ mod tests {
         assert_eq!(d.pattern, r"\bsed\b");
         let guard = d.boundary_guard.unwrap();
         assert_eq!(guard.relaxed, "sed");
-        assert!(guard.near.contains("][s]|[d][\\x{AA}"), "{}", guard.near);
+        assert!(guard.near.starts_with("(?:(?:sed)[\\x{AA}"), "{}", guard.near);
+        assert!(guard.near.ends_with("](?:sed))"), "{}", guard.near);
         let alone = duck(r"(?m)x|\b").boundary_guard.unwrap();
         assert!(alone.near.starts_with("[\\x{AA}"), "{}", alone.near);
         let ascii = duck(r"(?m)(?-u:\b)sed");
