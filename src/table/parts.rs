@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 /// How big row groups and files may grow.
 #[derive(Debug, Clone, Copy)]
 pub struct Bounds {
-    /// Rows of a row group (a batch is never split: a group holds at most one batch more).
+    /// Rows of a row group (each batch written is one row group).
     pub group_rows: usize,
-    /// Bytes a row group may buffer before it is written out.
+    /// Bytes of text after which a batch is cut (and written as a row group).
     pub group_bytes: usize,
     /// Bytes after which a file is closed and the next begun.
     pub file_bytes: usize,
@@ -79,9 +79,9 @@ impl Parts {
         };
         writer.write(batch).map_err(failed)?;
         self.rows += batch.num_rows() as u64;
-        if writer.in_progress_size() >= self.bounds.group_bytes {
-            writer.flush().map_err(failed)?;
-        }
+        // A batch is cut at the row group's bounds: writing it out at once keeps one
+        // batch's encoding in memory, never several.
+        writer.flush().map_err(failed)?;
         if writer.bytes_written() + writer.in_progress_size() >= self.bounds.file_bytes {
             self.close_current()?;
         }

@@ -38,7 +38,7 @@ impl Default for TableOptions {
             run: None,
             force: false,
             group_rows: 16 * 1024,
-            group_bytes: 64 << 20,
+            group_bytes: 24 << 20,
             file_bytes: 256 << 20,
         }
     }

@@ -390,7 +390,11 @@ mod tests {
         assert_eq!(d.pattern, r"\bsed\b");
         let guard = d.boundary_guard.unwrap();
         assert_eq!(guard.relaxed, "sed");
-        assert!(guard.near.starts_with("(?:(?:sed)[\\x{AA}"), "{}", guard.near);
+        assert!(
+            guard.near.starts_with("(?:(?:sed)[\\x{AA}"),
+            "{}",
+            guard.near
+        );
         assert!(guard.near.ends_with("](?:sed))"), "{}", guard.near);
         let alone = duck(r"(?m)x|\b").boundary_guard.unwrap();
         assert!(alone.near.starts_with("[\\x{AA}"), "{}", alone.near);
