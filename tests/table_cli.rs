@@ -77,9 +77,9 @@ fn the_samples_table_holds_every_step_and_the_verdicts_stats_uses() {
         .arg("--json")
         .output()
         .unwrap();
-    let listed: Vec<Value> = String::from_utf8_lossy(&ls.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+    let listed: Vec<Value> = serde_json::from_slice::<Vec<Value>>(&ls.stdout)
+        .unwrap()
+        .into_iter()
         .filter(|t| t["label"].is_string())
         .collect();
     let total_steps: u64 = listed.iter().map(|t| t["steps"].as_u64().unwrap()).sum();
