@@ -18,6 +18,7 @@ mod show_diff;
 mod show_gold;
 mod stats;
 mod table;
+mod table_cmd;
 mod watch;
 
 use anyhow::Result;
@@ -119,6 +120,8 @@ enum Command {
     Export(export::Args),
     /// Re-run from a step against a live model: resample its answer, or continue the agent.
     Replay(replay::Args),
+    /// Write a run as Parquet tables (steps, trajectories) for DuckDB and Spark.
+    Table(table_cmd::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell).
     #[command(hide = true)]
     Completions(completions::CompletionArgs),
@@ -152,6 +155,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Watch(args)) => watch::run(args),
         Some(Command::Export(args)) => export::run(args),
         Some(Command::Replay(args)) => replay::run(args),
+        Some(Command::Table(args)) => table_cmd::run(args),
         Some(Command::Completions(args)) => completions::completions(args),
         Some(Command::Man(args)) => completions::man(args),
         None => {

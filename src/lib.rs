@@ -4,9 +4,10 @@
 //! model), [`metrics`] (rules, tallies, run statistics), [`diff`] (step-by-step diffs),
 //! [`present`] (a step's diff rows, language and badges, for every output to style),
 //! [`export`] (Markdown and HTML pages), [`backend`] (model backends), [`replay`]
-//! (re-running an agent from a step), [`watch`] (following growing logs), [`tui`] (the
-//! terminal app). [`text`] makes log text safe to display, for every layer that shows it.
-//! The binary's command line lives in `cli`.
+//! (re-running an agent from a step), [`table`] (runs as Parquet tables, rules as SQL for
+//! DuckDB and Spark), [`watch`] (following growing logs), [`tui`] (the terminal app).
+//! [`text`] makes log text safe to display, for every layer that shows it. The binary's
+//! command line lives in `cli`.
 
 // Only the command line (the binary's `cli`) writes to the terminal: the library returns what
 // it has to say. (Tests may print: clippy.toml.)
@@ -75,6 +76,7 @@ pub mod metrics;
 pub mod model;
 pub mod present;
 pub mod replay;
+pub mod table;
 pub mod text;
 pub mod tui;
 pub mod watch;

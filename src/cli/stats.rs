@@ -1,6 +1,7 @@
 //! `trajscope stats PATH...`: the failure-mode tally of a run (or the comparison of two
 //! runs) with the default rules, the user's rules and `--rules` files.
 
+mod emit_sql;
 mod gold;
 mod html;
 mod json;
@@ -32,7 +33,7 @@ use trajscope::model::{LabelKey, ResultsSource, labels};
 pub struct Args {
     /// Run folders or trajectory files. Exactly two folders are two runs to compare (use
     /// --one-run to count them as one); more paths, or files, make one run.
-    #[arg(required_unless_present = "runs")]
+    #[arg(required_unless_present_any = ["runs", "emit_sql"])]
     pub paths: Vec<PathBuf>,
     /// Compare two or more runs, one path (folder or file) each, on the instances they all
     /// share: solve counts, McNemar for every pair, Cochran's Q for three or more.
@@ -79,6 +80,14 @@ pub struct Args {
     /// `steps>30`, `rule:NAME`, … ; see docs/tui.md).
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     pub filter: Option<String>,
+    /// Print one SQL query computing this tally (one row per rule) in DuckDB or Spark over the
+    /// tables of `trajscope table`, instead of tallying (docs/parquet.md).
+    #[arg(long, value_name = "ENGINE", value_parser = ["duckdb", "spark"])]
+    pub emit_sql: Option<String>,
+    /// With --emit-sql: the query reads the table folder DIR itself (else it reads the
+    /// relations `steps` and `trajectories`).
+    #[arg(long, value_name = "DIR", requires = "emit_sql")]
+    pub table: Option<PathBuf>,
 }
 
 /// Cells of the longest bar in a Markdown chart: with the labels it fits 80 columns.
@@ -95,6 +104,9 @@ Examples:
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let (matcher, rule_errors) = args.rules.compile();
+    if let Some(engine) = &args.emit_sql {
+        return emit_sql::print(&matcher, engine, args.table.as_deref());
+    }
     let rule_names: Vec<&str> = matcher.rules().iter().map(|r| r.name.as_str()).collect();
     let filter = match &args.filter {
         Some(text) => Some(RunFilter::parse(text, Some(&rule_names))?),
