@@ -32,6 +32,7 @@ mod openhands;
 mod otel_genai;
 mod pythonic;
 mod raw;
+mod raw_json;
 mod results_search;
 mod run_cache;
 mod scan;
@@ -53,6 +54,7 @@ pub use load::{
 };
 pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
+pub use swe_agent::{LongText, Wanted, read_sparse};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

@@ -35,6 +35,7 @@ mod run_tally;
 mod runs_comparison;
 mod search;
 mod sequence;
+mod sparse_tally;
 pub mod stats;
 mod step_conditions;
 mod step_matches;
@@ -60,6 +61,7 @@ pub use runs_comparison::{
     InstanceVerdicts, McNemarTest, PairTest, RuleAcross, RuleInRun, RunsComparison, SolveCounts,
 };
 pub use search::{GrepHit, Search, SearchError};
+pub use sparse_tally::sparse_tally_file;
 pub use step_matches::{StepHit, StepMatches};
 pub use tally::{
     Counts, Hit, Outcome, Row, RowKind, Split, Tally, ToolRow, ToolUse, TrajectoryKey,

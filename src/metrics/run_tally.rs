@@ -11,8 +11,7 @@
 use super::matcher::Matcher;
 use super::tally::{Tally, TrajectoryTally};
 use crate::formats::{
-    CacheEntry, CachedOutcome, Candidate, Detail, Loaded, Progress, RunCache, discover, file_stamp,
-    load_file_with,
+    CacheEntry, CachedOutcome, Candidate, Loaded, Progress, RunCache, discover, file_stamp,
 };
 use crate::model::{EvalResults, LoadFailure, ResultsSource, TrajectorySummary};
 use rayon::prelude::*;
@@ -249,8 +248,16 @@ fn read_outcome(
     matcher: &Matcher,
     key: Option<&str>,
 ) -> (CachedOutcome, BTreeMap<String, serde_json::Value>, Outcome) {
+    // Without summaries to keep, the raw-byte tally may read the file (it falls back here).
+    let loaded = match super::sparse_tally::read(path, matcher, key.is_none()) {
+        super::sparse_tally::Read::Tallied(tallies) => {
+            let nothing = CachedOutcome::Trajectories(Vec::new());
+            return (nothing, BTreeMap::new(), Outcome::Tallied(tallies));
+        }
+        super::sparse_tally::Read::Loaded(loaded) => loaded,
+    };
     // Tallies and summaries read only steps: the messages the model saw are skipped.
-    let (outcome, cached, extras) = match load_file_with(path, Detail::Steps) {
+    let (outcome, cached, extras) = match loaded {
         Ok(Loaded::Trajectories(ts)) => {
             let tallies: Vec<TrajectoryTally> =
                 ts.iter().map(|t| TrajectoryTally::of(matcher, t)).collect();
