@@ -42,7 +42,8 @@ rg_all=()
 while IFS= read -r p; do [ -n "$p" ] && rg_all+=(-e "$p"); done < benches/stats_literals.txt
 
 rss() { /usr/bin/time -f "%M" "$@" 2>&1 >/dev/null | tail -1; }
-echo "peak RSS (KB): stats --no-cache $(rss "$bin" stats --json --no-cache "$run")," \
+echo "peak RSS (KB): stats --no-cache $(rss "$bin" stats --json --no-cache "$run")" \
+  "(exact path $(TRAJSCOPE_EXACT_TALLY=1 rss "$bin" stats --json --no-cache "$run"))," \
   "ls --no-cache $(rss "$bin" ls --json --no-cache "$run")," \
   "ls of the big file $([ -n "${SKIP_BIG:-}" ] || rss "$bin" ls --no-cache "$big")"
 "$bin" stats --json "$run" > /dev/null   # fills the cache for the cached runs
@@ -50,6 +51,7 @@ echo "peak RSS (KB): stats --no-cache $(rss "$bin" stats --json --no-cache "$run
 hyperfine --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out/run.json" \
   -n stats "$bin stats --json --no-cache '$run' > /dev/null" \
   -n stats-cached "$bin stats --json '$run' > /dev/null" \
+  -n stats-exact "TRAJSCOPE_EXACT_TALLY=1 $bin stats --json --no-cache '$run' > /dev/null" \
   -n rg "rg -c -F ${rg_args[*]@Q} '$run' > /dev/null" \
   -n rg-all "rg -c -F ${rg_all[*]@Q} '$run' > /dev/null" \
   -n cat "find '$run' -type f -exec cat {} + > /dev/null" \
@@ -77,7 +79,7 @@ for name, m in (("mean", r), ("best", best)):
     print(f"  {name}: stats / rg -c: {m['stats']/m['rg']:.2f}x (goal <= 1.5x; / rg-all {m['stats']/m['rg-all']:.2f}x)"
           f"   stats / cat: {m['stats']/m['cat']:.2f}x   python / stats: {m['python-stats']/m['stats']:.1f}x (goal >= 15x)"
           f"   python / ls: {m['python']/m['ls']:.1f}x (goal >= 10x)")
-print(f"  stats-cached / rg -c: {r['stats-cached']/r['rg']:.2f}x")
+print(f"  stats-cached / rg -c: {r['stats-cached']/r['rg']:.2f}x   stats-exact / stats: {r['stats-exact']/r['stats']:.2f}x")
 print(f"  ls / jq: {r['ls']/r['jq']:.2f}x   ls / python: {r['ls']/r['python']:.2f}x   ls-cached / jq: {r['ls-cached']/r['jq']:.3f}x")
 if b:
     print(f"one {sys.argv[4]} MB trajectory:")
