@@ -33,6 +33,7 @@ mod otel_genai;
 pub mod parquet;
 mod pythonic;
 mod raw;
+mod raw_json;
 mod results_search;
 mod run_cache;
 mod run_loader;
@@ -56,6 +57,7 @@ pub use load::{
 pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
+pub use swe_agent::{LongText, Wanted, read_sparse};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

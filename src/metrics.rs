@@ -36,6 +36,7 @@ mod run_tally;
 mod runs_comparison;
 mod search;
 mod sequence;
+mod sparse_tally;
 pub mod stats;
 mod step_conditions;
 mod step_matches;
@@ -63,6 +64,7 @@ pub use runs_comparison::{
 pub use search::{
     Case, GrepHit, Match, Query, Search, SearchError, each_match, fields_of, shown_text,
 };
+pub use sparse_tally::sparse_tally_file;
 pub use step_matches::{StepHit, StepMatches};
 pub use tally::{
     Counts, Hit, Outcome, Row, RowKind, Split, Tally, ToolRow, ToolUse, TrajectoryKey,

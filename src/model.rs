@@ -23,6 +23,7 @@ pub use run::{
     EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
     take_verdict,
 };
+pub(crate) use step::ERROR_MARKERS;
 pub use step::{ContextMessages, Exactness, Step, StepContext, StepKind, ToolResult};
 pub use summary::{ForkLink, TrajectorySummary, exit_shown, forced_exit};
 pub use trajectory::{

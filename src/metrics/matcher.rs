@@ -11,6 +11,7 @@ use super::gate::gate;
 use super::rule::{Pattern, Rule, RuleId};
 use super::rule_error::RuleError;
 use super::sequence;
+use super::sparse_tally::SparsePlan;
 use super::step_conditions::StepConditions;
 use super::step_matches::StepMatches;
 use crate::model::{Step, Trajectory};
@@ -18,6 +19,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use rayon::prelude::*;
 use regex::{Regex, RegexSet};
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// Rules compiled for scanning. Build once, share (it is `Send + Sync`), scan many
 /// trajectories in parallel.
@@ -35,6 +37,8 @@ pub struct Matcher {
     /// `when` conditions and classifiers.
     step_conditions: StepConditions,
     sequences: Vec<sequence::Plan>,
+    /// What the raw-byte tally needs of these rules, built on first use.
+    sparse: OnceLock<Option<SparsePlan>>,
 }
 
 #[derive(Debug, Clone)]
@@ -104,7 +108,7 @@ fn regex_source(rule: &Rule) -> Option<String> {
 }
 
 /// A pattern as a regex source, literal or not.
-fn pattern_regex(pattern: &Pattern) -> String {
+pub(crate) fn pattern_regex(pattern: &Pattern) -> String {
     let flags = if pattern.ignore_case { "(?mi)" } else { "(?m)" };
     if pattern.regex {
         format!("{flags}{}", pattern.text)
@@ -255,6 +259,7 @@ impl Matcher {
                 excluding,
                 step_conditions,
                 sequences,
+                sparse: OnceLock::new(),
             },
             errors,
         )
@@ -267,6 +272,14 @@ impl Matcher {
 
     pub fn rule(&self, id: RuleId) -> Option<&Rule> {
         self.rules.get(id)
+    }
+
+    /// What the raw-byte tally ([`super::sparse_tally`]) needs of these rules; `None` when
+    /// they read the steps in ways it cannot follow.
+    pub(crate) fn sparse_plan(&self) -> Option<&SparsePlan> {
+        self.sparse
+            .get_or_init(|| SparsePlan::new(&self.rules))
+            .as_ref()
     }
 
     /// The id of the rule named `name`.

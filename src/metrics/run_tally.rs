@@ -233,8 +233,20 @@ fn read_outcome(
     matcher: &Matcher,
     key: Option<&str>,
 ) -> (CachedOutcome, BTreeMap<String, serde_json::Value>, Outcome) {
+    // Without summaries to keep, the raw-byte tally may read the file (it falls back to the
+    // exact read, done once). A Parquet dataset is walked row by row instead.
+    let mut loaded = None;
+    if key.is_none() && !crate::formats::parquet::is_parquet(path) {
+        match super::sparse_tally::read(path, matcher, true) {
+            super::sparse_tally::Read::Tallied(tallies) => {
+                let nothing = CachedOutcome::Trajectories(Vec::new());
+                return (nothing, BTreeMap::new(), Outcome::Tallied(tallies));
+            }
+            super::sparse_tally::Read::Loaded(read) => loaded = Some(read),
+        }
+    }
     // Tallies and summaries read only steps: the messages the model saw are skipped.
-    let (outcome, cached, extras) = match read_file(path, matcher, key.is_some()) {
+    let (outcome, cached, extras) = match read_file(path, matcher, key.is_some(), loaded) {
         Ok(Read::Trajectories(tallies, summaries)) => {
             let mut extras = BTreeMap::new();
             if let Some(key) = key {
@@ -281,7 +293,12 @@ enum Read {
 /// Reads `path` for a tally. A Parquet dataset is walked a batch of rows at a time, each
 /// trajectory dropped once tallied: a tally of a million rows holds their tallies, not
 /// their steps.
-fn read_file(path: &Path, matcher: &Matcher, summarise: bool) -> Result<Read, LoadError> {
+fn read_file(
+    path: &Path,
+    matcher: &Matcher,
+    summarise: bool,
+    loaded: Option<Result<Loaded, LoadError>>,
+) -> Result<Read, LoadError> {
     let mut tallies = Vec::new();
     let mut summaries = Vec::new();
     let mut take = |t: &crate::model::Trajectory| {
@@ -294,7 +311,11 @@ fn read_file(path: &Path, matcher: &Matcher, summarise: bool) -> Result<Read, Lo
         crate::formats::parquet::visit(path, &mut |t| take(&t))?;
         return Ok(Read::Trajectories(tallies, summaries));
     }
-    match load_file_with(path, Detail::Steps)? {
+    let loaded = match loaded {
+        Some(read) => read?,
+        None => load_file_with(path, Detail::Steps)?,
+    };
+    match loaded {
         Loaded::Trajectories(ts) => {
             ts.iter().for_each(&mut take);
             Ok(Read::Trajectories(tallies, summaries))

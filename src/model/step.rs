@@ -195,7 +195,7 @@ pub struct ToolResult {
 
 /// Strings that, in an observation, mean the action went wrong. Kept short and specific: the
 /// metrics engine owns the rich, configurable rules; this list marks steps in lists.
-const ERROR_MARKERS: &[&str] = &[
+pub(crate) const ERROR_MARKERS: &[&str] = &[
     "Traceback (most recent call last)",
     "SyntaxError:",
     "IndentationError:",

@@ -1,0 +1,208 @@
+//! A SWE-agent `.traj` read for a tally only: the steps' long texts (observation, thought,
+//! response) are decoded only where the caller, looking at their raw (still escaped) bytes,
+//! says it needs them, and left empty elsewhere; `history` and the exact contexts are
+//! crossed without being decoded or checked. The caller's test must be exact: a text left
+//! empty must be one it would have found nothing in (`metrics::sparse_tally` searches the
+//! escaped form of every literal its rules need).
+//!
+//! Only what this reader can give exactly as the full read does is read here; anything else
+//! gives `None` and the file is read the usual way: history-only files, files whose history
+//! carries tool calls (steps take their tool calls from it), duplicate members, odd shapes.
+
+use super::{model_name, read_info, tool_of};
+use crate::formats::json::Text;
+use crate::formats::raw_json::{self, Span};
+use crate::formats::{Kind, detect};
+use crate::model::{Format, Step, Trajectory};
+use serde_json::Value;
+use std::path::Path;
+
+/// A step text that may be left undecoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LongText {
+    Observation,
+    Thought,
+    Response,
+}
+
+/// What the caller needs decoded.
+pub struct Wanted<'a> {
+    /// Whether a text, given its raw bytes between the quotes, must be decoded.
+    pub keep: &'a (dyn Fn(LongText, &[u8]) -> bool + Sync),
+    /// Decode the observations of two steps in a row with the same action (a sequence rule
+    /// compares them).
+    pub repeated_observations: bool,
+}
+
+#[derive(Default, Clone)]
+struct StepSpans {
+    action: Option<Span>,
+    observation: Option<Span>,
+    thought: Option<Span>,
+    response: Option<Span>,
+    query: bool,
+    messages: bool,
+}
+
+/// The trajectory of `bytes` with its steps' long texts decoded only where `wanted` says;
+/// `None` when the file is not one this reader gives exactly (read it the usual way).
+pub fn read(path: &Path, bytes: &[u8], wanted: &Wanted<'_>) -> Option<Trajectory> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{'
+        || !matches!(
+            detect(path, bytes),
+            Ok(Kind::Trajectories(Format::SweAgent))
+        )
+        || memchr::memmem::find(bytes, b"tool_calls").is_some()
+    {
+        return None;
+    }
+    let (mut trajectory, mut history, mut info, mut replay) = (None, None, None, None);
+    let end = raw_json::members(bytes, start, &mut |key, span| {
+        let slot = match key {
+            b"trajectory" => &mut trajectory,
+            b"history" => &mut history,
+            b"info" => &mut info,
+            b"replay_config" => &mut replay,
+            _ => return !key.contains(&b'\\'),
+        };
+        slot.replace(span).is_none()
+    })?;
+    if !raw_json::only_whitespace_after(bytes, end) {
+        return None;
+    }
+    // History must be a list (or absent) for the full read to accept the file.
+    if let Some(h) = &history
+        && !(bytes[h.start] == b'[' || &bytes[h.clone()] == b"null")
+    {
+        return None;
+    }
+    let steps = step_spans(bytes, trajectory?)?;
+    if steps.is_empty() {
+        return None;
+    }
+    let decode_value = |span: &Option<Span>| -> Option<Value> {
+        match span {
+            Some(s) => serde_json::from_slice(&bytes[s.clone()]).ok(),
+            None => Some(Value::Null),
+        }
+    };
+    let mut t = Trajectory::new(path, Format::SweAgent);
+    read_info(&mut t, &decode_value(&info)?);
+    t.model = model_name(&decode_value(&replay)?);
+    t.format_detail = Some(
+        if steps.iter().any(|s| s.query) {
+            "1.1+"
+        } else if steps.iter().any(|s| s.messages) {
+            "1.0"
+        } else {
+            "0.x"
+        }
+        .to_string(),
+    );
+    t.steps = build_steps(bytes, &steps, wanted)?;
+    t.number_steps();
+    Some(t)
+}
+
+/// The spans of each step's members; `None` when a step is not an object of the shape the
+/// full read accepts.
+fn step_spans(bytes: &[u8], list: Span) -> Option<Vec<StepSpans>> {
+    if &bytes[list.clone()] == b"null" {
+        return Some(Vec::new());
+    }
+    let mut steps = Vec::new();
+    raw_json::elements(bytes, list.start, &mut |element| {
+        let mut spans = StepSpans::default();
+        let mut query = None;
+        let mut messages = None;
+        let ok = raw_json::members(bytes, element.start, &mut |key, span| {
+            let slot = match key {
+                b"action" => &mut spans.action,
+                b"observation" => &mut spans.observation,
+                b"thought" => &mut spans.thought,
+                b"response" => &mut spans.response,
+                b"query" => &mut query,
+                b"messages" => &mut messages,
+                // execution_time is read as any JSON; other members are ignored.
+                _ => return !key.contains(&b'\\'),
+            };
+            slot.replace(span).is_none()
+        })
+        .is_some();
+        // query and messages are lists of messages or null; only their presence is read.
+        let list = |span: &Option<Span>| match span {
+            None => Some(false),
+            Some(s) if &bytes[s.clone()] == b"null" => Some(false),
+            Some(s) if bytes[s.start] == b'[' => Some(true),
+            Some(_) => None,
+        };
+        match (ok, list(&query), list(&messages)) {
+            (true, Some(q), Some(m)) => {
+                spans.query = q;
+                spans.messages = m;
+                steps.push(spans);
+                true
+            }
+            _ => false,
+        }
+    })?;
+    Some(steps)
+}
+
+fn build_steps(bytes: &[u8], spans: &[StepSpans], wanted: &Wanted<'_>) -> Option<Vec<Step>> {
+    let mut steps: Vec<Step> = Vec::with_capacity(spans.len());
+    for (i, s) in spans.iter().enumerate() {
+        let mut step = Step {
+            action: text(bytes, &s.action)?,
+            thought: long_text(bytes, &s.thought, LongText::Thought, wanted, false)?,
+            response: long_text(bytes, &s.response, LongText::Response, wanted, false)?,
+            ..Step::default()
+        };
+        let repeated = wanted.repeated_observations
+            && i > 0
+            && steps[i - 1].action.trim() == step.action.trim();
+        step.observation = long_text(
+            bytes,
+            &s.observation,
+            LongText::Observation,
+            wanted,
+            repeated,
+        )?;
+        if repeated && steps[i - 1].observation.is_empty() {
+            steps[i - 1].observation = text(bytes, &spans[i - 1].observation)?;
+        }
+        step.tool = tool_of(&step);
+        steps.push(step);
+    }
+    Some(steps)
+}
+
+/// A text member decoded as the full read decodes it ([`Text`]: any JSON as text).
+fn text(bytes: &[u8], span: &Option<Span>) -> Option<String> {
+    match span {
+        None => Some(String::new()),
+        Some(s) => serde_json::from_slice::<Text>(&bytes[s.clone()])
+            .ok()
+            .map(|t| t.0),
+    }
+}
+
+/// A long text, decoded when it is not a plain string, when `force`, or when the caller
+/// keeps it; else empty.
+fn long_text(
+    bytes: &[u8],
+    span: &Option<Span>,
+    which: LongText,
+    wanted: &Wanted<'_>,
+    force: bool,
+) -> Option<String> {
+    let Some(s) = span else {
+        return Some(String::new());
+    };
+    let raw = &bytes[s.clone()];
+    if force || raw.len() < 2 || raw[0] != b'"' || (wanted.keep)(which, &raw[1..raw.len() - 1]) {
+        return text(bytes, span);
+    }
+    Some(String::new())
+}
