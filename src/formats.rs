@@ -35,6 +35,7 @@ mod raw;
 mod results_search;
 mod run_cache;
 mod scan;
+mod stream;
 mod swe_agent;
 mod task;
 mod tool_steps;
@@ -53,6 +54,7 @@ pub use load::{
 };
 pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
+pub use stream::{AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;
