@@ -181,3 +181,65 @@ where
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{Loaded, load_file};
+    use std::io::Write;
+
+    fn whole(path: &Path) -> Vec<Trajectory> {
+        match load_file(path).unwrap() {
+            Loaded::Trajectories(ts) => ts,
+            Loaded::Results(_) => panic!("not trajectories"),
+        }
+    }
+
+    #[test]
+    fn appended_lines_are_read_without_reading_the_earlier_bytes_again() {
+        let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample-trajectories/claude-code/tinycalc__tinycalc-1.jsonl");
+        let text = std::fs::read(&sample).unwrap();
+        let cut = text
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .nth(12)
+            .unwrap()
+            .0
+            + 1;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("session.jsonl");
+        std::fs::write(&path, &text[..cut]).unwrap();
+
+        let mut log = AppendedLog::new(&path);
+        let mut held = Vec::new();
+        assert!(log.refresh(&mut held).unwrap());
+        assert_eq!(held, whole(&path), "the first read is the whole read");
+        assert!(!log.refresh(&mut held).unwrap(), "nothing new");
+        let before = held[0].steps.len();
+
+        // The bytes already read are blanked (newlines kept): a step read again from them
+        // would come back as spaces. Then the rest of the session is appended.
+        let blank: Vec<u8> = text[..cut]
+            .iter()
+            .map(|&b| if b == b'\n' { b'\n' } else { b' ' })
+            .collect();
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all(&blank).unwrap();
+        file.write_all(&text[cut..]).unwrap();
+        drop(file);
+        assert!(log.refresh(&mut held).unwrap());
+        assert_eq!(log.read_len(), text.len() as u64);
+
+        std::fs::write(&path, &text).unwrap();
+        let want = whole(&path);
+        let got = &held[0].steps;
+        assert_eq!(got.len(), want[0].steps.len());
+        assert!(got.len() > before, "the appended steps are there");
+        // The last step of the first read may have been completed by the new lines (its
+        // tool result): it is read again; every earlier one was moved over, not re-read.
+        assert_eq!(got[..before - 1], want[0].steps[..before - 1]);
+        assert_eq!(got[before..], want[0].steps[before..]);
+    }
+}
