@@ -38,6 +38,7 @@ mod results_search;
 mod run_cache;
 mod run_loader;
 mod scan;
+mod stream;
 mod swe_agent;
 mod task;
 mod tool_steps;
@@ -58,6 +59,7 @@ pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
 pub use swe_agent::{LongText, Wanted, read_sparse};
+pub use stream::{AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

@@ -29,8 +29,8 @@ pub fn check_fits(path: &Path, len: u64) -> Result<(), LoadError> {
             path,
             format!(
                 "{} is too big to read whole here (the memory budget is {}: half the \
-                 memory available, or {BUDGET_ENV}); SWE-agent .traj files this big open \
-                 lazily, other formats are read whole",
+                 memory available, or {BUDGET_ENV}); open it in the TUI or show one step \
+                 (`show --step N`), which read its steps back one at a time",
                 human(len),
                 human(budget)
             ),

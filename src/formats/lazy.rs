@@ -1,10 +1,11 @@
-//! Opening a file too big to hold whole. Formats whose steps can be found by a scan (today
-//! SWE-agent `.traj`, the one that reaches hundreds of MB) open lazily: a step is read from
-//! the file when shown. Other formats are read whole, as before.
+//! Opening a file too big to hold whole: a step is read from the file when shown. SWE-agent
+//! `.traj` files open through their own scan (which never decodes `history`); every other
+//! JSON or JSON Lines file through the slim read of [`super::stream`]. Text logs (Aider,
+//! Llama prompts) and Inspect archives are read whole, as before.
 
 use super::LoadError;
 use super::detect::format_from_first_key;
-use super::swe_agent;
+use super::{stream, swe_agent};
 use crate::model::{Format, Step, Trajectory};
 use std::io::Read;
 use std::path::Path;
@@ -17,7 +18,7 @@ pub const LAZY_ABOVE: u64 = 64 << 20;
 /// Reads the file's first bytes.
 pub fn opens_lazily(path: &Path, threshold: u64) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= threshold)
-        && lazy_format(path).ok() == Some(Format::SweAgent)
+        && (lazy_format(path).ok() == Some(Format::SweAgent) || stream::is_json(path))
 }
 
 /// The format of `path` if it is one that opens lazily, from its first bytes.
@@ -55,8 +56,13 @@ pub fn open_lazy(
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
     match lazy_format(path) {
-        Ok(Format::SweAgent) => swe_agent::open_lazy(path, on_step),
-        Ok(_) | Err(LoadError::Unrecognized { .. }) => Ok(None),
+        Ok(Format::SweAgent) => match swe_agent::open_lazy(path, on_step)? {
+            Some(trajectory) => Ok(Some(trajectory)),
+            None => stream::open_lazy(path, stream::SLIM_ABOVE, on_step),
+        },
+        Ok(_) | Err(LoadError::Unrecognized { .. }) => {
+            stream::open_lazy(path, stream::SLIM_ABOVE, on_step)
+        }
         Err(err) => Err(err),
     }
 }

@@ -44,10 +44,23 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     {
         return Ok(Loaded::Trajectories(vec![trajectory]));
     }
-    // What the lazy read did not take is read whole: refused up front when that cannot fit.
     let len = std::fs::metadata(path)
         .map_err(|err| LoadError::io(path, err))?
         .len();
+    // A big JSON or JSON Lines file is read slim first (never its bytes whole), then its
+    // steps read back: it costs what its steps hold, not twice the file.
+    if len >= super::LAZY_ABOVE {
+        let held = if detail == Detail::Steps {
+            len / 2
+        } else {
+            len
+        };
+        super::check_fits(path, held)?;
+        if let Some(trajectories) = super::stream::read(path, super::stream::SLIM_ABOVE, detail)? {
+            return Ok(Loaded::Trajectories(trajectories));
+        }
+    }
+    // What the lazy read did not take is read whole: refused up front when that cannot fit.
     super::check_fits(path, len)?;
     let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
     load_bytes_with(path, &bytes, detail)

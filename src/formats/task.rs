@@ -34,6 +34,18 @@ pub fn task_from_prompt(prompt: &str) -> String {
     prompt.trim().to_string()
 }
 
+/// A task cut from a prompt whose closing marker the reader could not see (it was in the
+/// part of a long prompt left in the file, [`super::stream`]), now read back whole: cut at
+/// the marker as [`task_from_prompt`] would have. `None` when it holds no closing marker.
+pub fn cut_at_close(task: &str) -> Option<String> {
+    let end = WRAPPERS
+        .iter()
+        .flat_map(|(_, closes)| closes.iter())
+        .filter_map(|c| task.find(c))
+        .min()?;
+    Some(task[..end].trim().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,6 +33,11 @@ pub trait StepSource: Send + Sync {
         }
         Ok(())
     }
+
+    /// The source itself, for the loader that made it to reach its own type.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// One step read back: the step, and the pool its context (if any) indexes into.

@@ -64,6 +64,8 @@ pub struct FollowedFile {
     style: Option<WriteStyle>,
     /// Appended files: every byte read so far. Only the part up to the last newline is parsed.
     buffer: Vec<u8>,
+    /// Appended JSON Lines logs: read past the last read only, and held slim, not as bytes.
+    appended: Option<formats::AppendedLog>,
     /// Device and inode: a different file under the same name (rotation) is read from scratch.
     identity: Option<(u64, u64)>,
     trajectories: Vec<Trajectory>,
@@ -82,6 +84,7 @@ impl FollowedFile {
             path: path.into(),
             style: None,
             buffer: Vec::new(),
+            appended: None,
             identity: None,
             trajectories: Vec::new(),
             prints: Vec::new(),
@@ -156,8 +159,13 @@ impl FollowedFile {
         };
         let changes = match parsed {
             Parsed::Trajectories(mut new) => {
-                let prints: Vec<TrajectoryPrint> =
-                    new.iter_mut().map(TrajectoryPrint::of).collect();
+                // An appended log's steps are told apart by their slim form, which names
+                // where each long string is: steps already read back and dropped need not be
+                // read again to be recognised.
+                let prints: Vec<TrajectoryPrint> = match &mut self.appended {
+                    Some(log) => log.slim_mut().iter_mut().map(TrajectoryPrint::of).collect(),
+                    None => new.iter_mut().map(TrajectoryPrint::of).collect(),
+                };
                 let changes = diff(&self.prints, &prints);
                 self.trajectories = new;
                 self.prints = prints;
@@ -201,12 +209,21 @@ impl FollowedFile {
         self.known = None;
         let identity = identity(&meta);
         let rotated = self.identity.is_some_and(|old| Some(old) != identity);
-        let truncated = meta.len() < self.buffer.len() as u64;
+        let read = self
+            .appended
+            .as_ref()
+            .map_or(self.buffer.len() as u64, formats::AppendedLog::read_len);
+        let truncated = meta.len() < read;
         if rotated || truncated {
             self.buffer.clear();
+            self.appended = None;
             self.style = None;
         }
         self.identity = identity;
+
+        if let Some(parsed) = self.read_appended_lines()? {
+            return Ok(parsed);
+        }
 
         if self.style == Some(WriteStyle::Appended) {
             let before = self.buffer.len();
@@ -237,6 +254,42 @@ impl FollowedFile {
         self.parse_bytes(&bytes, true).map(Some)
     }
 
+    /// An appended JSON Lines log: only the new bytes are read. `Ok(None)`: not such a log
+    /// (or not known yet to be one), read it the usual way.
+    fn read_appended_lines(&mut self) -> Result<Option<Option<Parsed>>, FileStatus> {
+        if self.style.is_none() && starts_as_json_lines(&self.path) {
+            // The first read: slimmed as it is read, kept if it turns out to be appended.
+            let mut log = formats::AppendedLog::new(&self.path);
+            let mut read = Vec::new();
+            if log.refresh(&mut read).is_ok()
+                && log.is_json_lines()
+                && let Some(format) = read.first().map(|t| t.format)
+                && write_style(format, b"{}\n{}") == WriteStyle::Appended
+            {
+                self.style = Some(WriteStyle::Appended);
+                self.appended = Some(log);
+                return Ok(Some(Some(Parsed::Trajectories(read))));
+            }
+            return Ok(None);
+        }
+        let Some(log) = &mut self.appended else {
+            return Ok(None);
+        };
+        let mut held = std::mem::take(&mut self.trajectories);
+        let refreshed = log.refresh(&mut held);
+        match refreshed {
+            Ok(true) => Ok(Some(Some(Parsed::Trajectories(held)))),
+            Ok(false) => {
+                self.trajectories = held;
+                Ok(Some(None))
+            }
+            Err(err) => {
+                self.trajectories = held;
+                Err(self.parse_failure(&err))
+            }
+        }
+    }
+
     fn append_new_bytes(&mut self) -> std::io::Result<()> {
         let mut file = std::fs::File::open(&self.path)?;
         file.seek(SeekFrom::Start(self.buffer.len() as u64))?;
@@ -256,6 +309,23 @@ impl FollowedFile {
                 if whole_file {
                     self.style = Some(write_style(format, bytes));
                     if self.style == Some(WriteStyle::Appended) {
+                        if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+                            // JSON Lines: from now on read past the last read only.
+                            let mut log = formats::AppendedLog::new(&self.path);
+                            let mut read = Vec::new();
+                            match log.refresh(&mut read) {
+                                Ok(true) => {
+                                    self.appended = Some(log);
+                                    return Ok(Parsed::Trajectories(read));
+                                }
+                                // No whole line yet: the next refresh reads on from here.
+                                Ok(false) => {
+                                    self.appended = Some(log);
+                                    return Err(FileStatus::Waiting);
+                                }
+                                Err(_) => {}
+                            }
+                        }
                         self.buffer = bytes.to_vec();
                         let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
                         return formats::parse(format, &self.path, &bytes[..end])
@@ -283,6 +353,16 @@ impl FollowedFile {
 enum Parsed {
     Trajectories(Vec<Trajectory>),
     Results(ResultsSource),
+}
+
+/// Whether the file's first 64 KiB hold a whole JSON line and more: a log that may be
+/// appended to. A longer first line is left to the whole read.
+fn starts_as_json_lines(path: &Path) -> bool {
+    let mut head = Vec::with_capacity(64 * 1024);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(64 * 1024).read_to_end(&mut head))
+        .is_ok()
+        && formats::is_json_lines(&head)
 }
 
 #[cfg(unix)]
