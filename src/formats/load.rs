@@ -48,14 +48,11 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
         .map_err(|err| LoadError::io(path, err))?
         .len();
     // A big JSON or JSON Lines file is read slim first (never its bytes whole), then its
-    // steps read back: it costs what its steps hold, not twice the file.
-    if len >= super::LAZY_ABOVE {
-        let held = if detail == Detail::Steps {
-            len / 2
-        } else {
-            len
-        };
-        super::check_fits(path, held)?;
+    // steps read back: a listing or a tally costs what the steps hold, not twice the file.
+    // The full read (export, the whole `show`) stays the whole-file read: through the slim
+    // path it rebuilt every step's context and peaked far higher (12 GB for a 1 GB session).
+    if len >= super::LAZY_ABOVE && detail == Detail::Steps {
+        super::check_fits(path, len / 2)?;
         if let Some(trajectories) = super::stream::read(path, super::stream::SLIM_ABOVE, detail)? {
             return Ok(Loaded::Trajectories(trajectories));
         }
