@@ -50,7 +50,7 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     // A big JSON or JSON Lines file is read slim first (never its bytes whole), then its
     // steps read back: a listing or a tally costs what the steps hold, not twice the file.
     // The full read (export, the whole `show`) stays the whole-file read: through the slim
-    // path it rebuilt every step's context and peaked far higher (12 GB for a 1 GB session).
+    // path an export of a 1 GB session peaked at 12 GB (cause not yet found; docs/scale.md).
     if len >= super::LAZY_ABOVE && detail == Detail::Steps {
         super::check_fits(path, len / 2)?;
         if let Some(trajectories) = super::stream::read(path, super::stream::SLIM_ABOVE, detail)? {
