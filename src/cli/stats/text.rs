@@ -8,6 +8,7 @@ use trajscope::metrics::{
     Comparison, Counts, ExitKind, Overview, RowKind, Split, Spread, TalliedRun, Tally,
 };
 use trajscope::present::LABEL_PREFIX;
+use trajscope::table::sql::COLUMNS;
 
 /// Why there is no resolved rate: no results file at all, or files none of which names these
 /// trajectories (results of another run or model must not read as "none found").
@@ -106,22 +107,13 @@ pub fn overview(o: &Overview, run: &TalliedRun) -> String {
 pub fn rules(tally: &Tally, csv: bool) -> Table {
     let (resolved, unresolved, unknown) = tally.outcomes();
     let mut table = if csv {
-        Table::new([
-            "kind",
-            "name",
-            "matches",
-            "steps",
-            "trajectories",
-            "resolved_matches",
-            "resolved_steps",
-            "resolved_trajectories",
-            "unresolved_matches",
-            "unresolved_steps",
-            "unresolved_trajectories",
-            "unknown_matches",
-            "unknown_steps",
-            "unknown_trajectories",
-        ])
+        // The emitted SQL's columns, with the row's kind and name first: one list, so the CSV
+        // and the engines' output cannot drift apart.
+        Table::new(
+            ["kind", "name"]
+                .into_iter()
+                .chain(COLUMNS[1..].iter().copied()),
+        )
     } else {
         Table::new([
             "RULE",
