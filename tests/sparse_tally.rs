@@ -158,9 +158,12 @@ fn raw_byte_tally_equals_the_exact_one_rule_by_rule() {
                 assert_eq!(f, s, "{name}: {}", path.display());
             }
         }
-        // The samples hold SWE-agent files, and so does the corpus when present.
+        // The samples hold one SWE-agent file that takes the raw path; the corpus, when
+        // present, holds a hundred more (without it, as in a clone outside this machine's
+        // layout, the samples alone are checked).
+        let least = if corpus::corpus("").is_some() { 3 } else { 1 };
         assert!(
-            sparse >= 3,
+            sparse >= least,
             "{name}: only {sparse} files took the raw-byte tally"
         );
         eprintln!(
