@@ -19,7 +19,7 @@ use trajscope::formats::{Loaded, load_file};
 use trajscope::model::Trajectory;
 use trajscope::tui::config::Config;
 use trajscope::tui::harness::Harness;
-use trajscope::tui::state::replay::Phase;
+use trajscope::tui::panel::replay::Phase;
 use trajscope::tui::state::{Overlay, Screen};
 
 const MINI: &str = "mini-swe-agent/tinycalc__tinycalc-1/tinycalc__tinycalc-1.traj.json";

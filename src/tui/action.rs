@@ -1,24 +1,31 @@
 //! What a key can ask for, by name: the vocabulary of the keymap file and the help screen.
 //!
-//! Owns the names and their one-line descriptions; what each does lives in `update/<layer>`.
+//! Owns the names and their one-line descriptions; what each does lives in `update/<layer>`
+//! or `panel/<name>/update.rs`. An overlay panel's own opening action is [`Action::OpenPanel`], named
+//! by the panel ([`crate::tui::panel::Panel::OPENER`]).
 
-use serde::Deserialize;
+use super::layer::Layer;
 
 macro_rules! actions {
     ($($variant:ident => $name:literal, $help:literal;)*) => {
         /// A named command a key is bound to. Its `name` is what the keymap file says.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-        #[serde(rename_all = "snake_case")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Action {
             $($variant,)*
+            /// Opens the panel of this layer: its own action, named by the panel. Last, so
+            /// the help screen lists it after a screen's other keys.
+            OpenPanel(Layer),
         }
 
         impl Action {
-            pub const ALL: &'static [Action] = &[$(Action::$variant,)*];
+            /// The actions every layer shares the vocabulary of; the panels' openers follow
+            /// in [`Action::all`].
+            const NAMED: &'static [Action] = &[$(Action::$variant,)*];
 
             pub fn name(self) -> &'static str {
                 match self {
                     $(Action::$variant => $name,)*
+                    Action::OpenPanel(layer) => layer.opener().map_or("open_panel", |o| o.name),
                 }
             }
 
@@ -26,6 +33,7 @@ macro_rules! actions {
             pub fn help(self) -> &'static str {
                 match self {
                     $(Action::$variant => $help,)*
+                    Action::OpenPanel(layer) => layer.opener().map_or("open this panel", |o| o.help),
                 }
             }
         }
@@ -39,7 +47,6 @@ actions! {
     FindTrajectory => "find_trajectory", "fuzzy-find a trajectory by instance id or path";
     FindStep => "find_step", "fuzzy-find a step of this trajectory";
     SearchRun => "search_run", "search every trajectory of the run for a string";
-    Failures => "failures", "list the files that could not be read";
     FailureModes => "failure_modes", "show the failure-mode dashboard: rule tallies, resolved vs unresolved";
 
     Down => "down", "next row";
@@ -116,7 +123,6 @@ actions! {
 
     Confirm => "confirm", "accept";
     Toggle => "toggle", "tick or untick the selected item";
-    PickRules => "pick_rules", "choose the rule packs the failure-mode tally uses";
     Cancel => "cancel", "cancel";
     DeleteBackward => "delete_backward", "delete the character before the cursor";
     ClearInput => "clear_input", "clear the input";
@@ -125,8 +131,26 @@ actions! {
 }
 
 impl Action {
+    /// Every action a key can be bound to, with each panel's opener.
+    pub fn all() -> impl Iterator<Item = Action> {
+        let openers = Layer::ALL
+            .into_iter()
+            .filter(|l| l.opener().is_some())
+            .map(Action::OpenPanel);
+        Action::NAMED.iter().copied().chain(openers)
+    }
+
     pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.iter().copied().find(|a| a.name() == name)
+        Action::all().find(|a| a.name() == name)
+    }
+}
+
+/// By name, as the keymap file spells it.
+impl<'de> serde::Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Action, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Action::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown action `{name}`")))
     }
 }
 
@@ -136,7 +160,11 @@ mod tests {
 
     #[test]
     fn names_match_serde_and_round_trip() {
-        for &action in Action::ALL {
+        assert!(
+            Action::all().any(|a| a.name() == "pick_rules"),
+            "the panels' openers are actions too"
+        );
+        for action in Action::all() {
             assert_eq!(Action::from_name(action.name()), Some(action));
             let parsed: Action =
                 serde_json::from_value(serde_json::Value::String(action.name().into())).unwrap();

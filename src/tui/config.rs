@@ -34,7 +34,7 @@ pub struct Config {
     /// What was wrong in the user's files, one line each, naming the entry.
     pub problems: Vec<String>,
     /// The replay panel's backends (`backends.toml` with `load`) and what flags add.
-    pub replay: super::state::replay::ReplaySetup,
+    pub replay: super::panel::replay::ReplaySetup,
     /// The results files named with `--results`, read before start: they come before any
     /// found by looking.
     pub named_results: Vec<crate::model::ResultsSource>,
@@ -94,7 +94,7 @@ impl Config {
         });
         config.rules = compile(set, &mut config.problems);
         let sandbox = config.replay.sandbox.clone();
-        config.replay = super::state::replay::ReplaySetup::load(crate::backend::AdHoc::default());
+        config.replay = super::panel::replay::ReplaySetup::load(crate::backend::AdHoc::default());
         config.replay.sandbox = sandbox;
         config
     }
@@ -161,11 +161,11 @@ impl Config {
             }
             None => Options::default(),
         };
-        let mut replay = super::state::replay::ReplaySetup::default();
+        let mut replay = super::panel::replay::ReplaySetup::default();
         match table.get("replay") {
             Some(toml::Value::Table(t)) => {
                 replay.sandbox =
-                    super::state::replay::SandboxDefaults::parse(t, &origin_name, &mut problems);
+                    super::panel::replay::SandboxDefaults::parse(t, &origin_name, &mut problems);
             }
             Some(_) => problems.push(format!("{origin_name}: `replay` must be a table")),
             None => {}
@@ -194,7 +194,7 @@ mod tests {
     use crate::tui::action::Action;
     use crate::tui::keymap::Key;
     use crate::tui::layer::Layer;
-    use crate::tui::theme::Role;
+    use crate::tui::theme::Paint;
 
     #[test]
     fn a_good_file_changes_what_it_names() {
@@ -212,7 +212,7 @@ mod tests {
         assert!(config.problems.is_empty(), "{:?}", config.problems);
         assert_eq!(config.theme.name, "light");
         assert_eq!(
-            config.theme.style(Role::StepError).fg,
+            config.theme.style(Paint::StepError).fg,
             Some(ratatui::style::Color::Rgb(255, 0, 0))
         );
         assert_eq!(

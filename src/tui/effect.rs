@@ -5,11 +5,10 @@
 
 use super::document::DocRequest;
 use super::msg::Msg;
+use super::panel::replay::{Mode, ReplaySetup};
 use super::search::Query;
 use super::state::compare::Other;
-use super::state::replay::{Mode, ReplaySetup};
 use super::state::trajectory::TrajectoryRef;
-use crate::backend::CancellationToken;
 use crate::export::StepRange;
 use crate::metrics::{LabelSet, Matcher};
 use crate::model::Trajectory;
@@ -75,12 +74,15 @@ pub enum Effect {
     },
     /// Send `msg` back after `after` (a timer; not a job: nothing replaces or cancels it).
     Later { after: Duration, msg: Box<Msg> },
-    /// Stop the job with this key, if one runs.
+    /// Stop the job with this key, if one runs, and drop what it still sends (a newer job
+    /// replaces it).
     Cancel(JobKey),
+    /// Stop the job with this key, if one runs, and let it report how it ended (a replay
+    /// says what it did before it stopped). The runtime holds what stops it; the state only
+    /// knows the key.
+    Stop(JobKey),
     /// Re-run from a step against a live model, reporting as `Msg::Replay`.
     Replay(Box<ReplayRequest>),
-    /// Stop a running replay at once (the fork on disk stays consistent).
-    CancelReplay(CancellationToken),
     /// Show text in `$EDITOR` and send back what was saved (`ReplayMsg::Edited`).
     EditContext { text: String, name: String },
 }
@@ -110,7 +112,6 @@ pub struct ReplayRequest {
     pub binds: Vec<PathBuf>,
     /// Continue: step k's answer as the user wrote it (run instead of asking the model).
     pub edited_answer: Option<crate::model::Message>,
-    pub cancel: CancellationToken,
 }
 
 /// What to export, and where.
@@ -161,7 +162,7 @@ impl Effect {
             | Effect::Edit { .. }
             | Effect::Later { .. }
             | Effect::Cancel(_)
-            | Effect::CancelReplay(_)
+            | Effect::Stop(_)
             | Effect::EditContext { .. } => None,
         }
     }

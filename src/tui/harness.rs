@@ -172,8 +172,9 @@ impl Harness {
                 self.edited.push((name, text));
                 queue.push_back(Msg::Replay(crate::tui::msg::ReplayMsg::Edited(Ok(edited))));
             }
-            // Time does not pass in the harness: timers never fire.
-            Effect::Later { .. } | Effect::Cancel(_) => {}
+            // Time does not pass in the harness: timers never fire. Jobs run inline, so none
+            // is left running to cancel or stop.
+            Effect::Later { .. } | Effect::Cancel(_) | Effect::Stop(_) => {}
             // A replay's reports are handled in order after it ends (so a test sees the
             // streamed text whole), as every job's are.
             job_effect => {

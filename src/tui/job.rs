@@ -16,10 +16,10 @@ pub use run_load::load_run;
 use super::document::{self, DocRequest, Mode};
 use super::effect::Effect;
 use super::msg::Msg;
+use super::panel::grep::GrepMatch;
 use super::search::{self, Query};
 use super::state::Opening;
 use super::state::compare::{Compared, Other};
-use super::state::grep::GrepMatch;
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
 use crate::formats::{Loaded, load_file, open_lazy};
 use crate::model::Trajectory;
@@ -95,13 +95,13 @@ pub fn run(
         Effect::Export(request) => {
             send(export::export(&request));
         }
-        Effect::Replay(request) => replay::run_blocking(*request, send),
-        Effect::CancelReplay(token) => token.cancel(),
+        Effect::Replay(request) => replay::run_blocking(*request, send, cancel),
         Effect::Copy { .. }
         | Effect::Edit { .. }
         | Effect::EditContext { .. }
         | Effect::Later { .. }
-        | Effect::Cancel(_) => {}
+        | Effect::Cancel(_)
+        | Effect::Stop(_) => {}
     }
 }
 

@@ -1,6 +1,7 @@
-//! Keys as data: which key does what, per layer. Defaults are the embedded `default.toml`; the
-//! user's `[keymap.<layer>]` entries replace single actions. The help screen and the status
-//! bar are generated from here, so they always say what the keys really do.
+//! Keys as data: which key does what, per layer. Defaults are the embedded `default.toml` (the
+//! screens) and each overlay panel's `panel/<name>/keys.toml`; the user's `[keymap.<layer>]`
+//! entries replace single actions. The help screen and the status bar are generated from
+//! here, so they always say what the keys really do.
 
 pub mod key;
 
@@ -29,9 +30,11 @@ impl Keymap {
     pub fn defaults() -> Keymap {
         let mut keymap = Keymap::default();
         let mut problems = Vec::new();
-        match DEFAULT.parse::<toml::Table>() {
-            Ok(table) => keymap.apply(&table, "keymap", &mut problems),
-            Err(err) => problems.push(format!("default keymap: {err}")),
+        for (name, text) in default_sources() {
+            match text.parse::<toml::Table>() {
+                Ok(table) => keymap.apply(&table, "keymap", &mut problems),
+                Err(err) => problems.push(format!("default keymap of {name}: {err}")),
+            }
         }
         keymap
     }
@@ -127,6 +130,11 @@ impl Keymap {
     }
 }
 
+/// The default keys: the screens' file, then each overlay panel's own `keys.toml`.
+fn default_sources() -> impl Iterator<Item = (&'static str, &'static str)> {
+    std::iter::once(("the screens", DEFAULT)).chain(super::panel::DEFAULT_KEYS.iter().copied())
+}
+
 /// `"j"` or `["j", "down"]`.
 fn parse_value(value: &toml::Value) -> Result<Vec<Key>, String> {
     let texts: Vec<&str> = match value {
@@ -151,9 +159,22 @@ mod tests {
     #[test]
     fn defaults_parse_cleanly_and_have_no_conflicts() {
         let mut problems = Vec::new();
-        let table: toml::Table = DEFAULT.parse().unwrap();
         let mut keymap = Keymap::default();
-        keymap.apply(&table, "keymap", &mut problems);
+        for (_, text) in default_sources() {
+            let table: toml::Table = text.parse().unwrap();
+            // A panel's file taking a key from another file's action would hide a conflict.
+            let mut alone = Keymap::default();
+            alone.apply(&table, "keymap", &mut problems);
+            for (layer, bindings) in &alone.layers {
+                for binding in bindings {
+                    for key in &binding.keys {
+                        let before = keymap.action(*layer, key);
+                        assert!(before.is_none(), "{key} bound twice in {layer:?}");
+                    }
+                }
+            }
+            keymap.apply(&table, "keymap", &mut problems);
+        }
         assert!(problems.is_empty(), "{problems:?}");
         for layer in Layer::ALL {
             let mut seen = std::collections::HashMap::new();

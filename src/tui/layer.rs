@@ -1,27 +1,37 @@
-//! The parts of the app that take keys, by name. Each has a `[keymap.<name>]` section, and
-//! usually a `state/<name>.rs`, `update/<name>.rs` and `view/<name>.rs`.
+//! The parts of the app that take keys, by name. Each has a `[keymap.<name>]` section. A
+//! screen's layer is a row here and its state, update and view are `state/<name>.rs`,
+//! `update/<name>.rs` and `view/<name>.rs`; an overlay panel's layer comes from its row in the
+//! panel registry (`panel.rs`).
 
 use super::action::Action;
+use super::panel::{self, Panel};
 
-/// Declares [`Layer`] from one row per layer: its variant, keymap section, help heading,
-/// and the keys the status bar suggests while it has the keys (most important first). A new
-/// layer is one row here, not a table in each of four files.
+/// Declares [`Layer`] from one row per screen layer (its variant, keymap section, help
+/// heading, and the keys the status bar suggests while it has the keys, most important first)
+/// and one row per overlay panel from the panel registry, which takes the same from the
+/// panel's [`Panel`] impl. A new layer is one row, not a table in each of four files.
 macro_rules! layers {
-    ($($variant:ident => $name:literal, $title:literal, [$($action:ident $label:literal),* $(,)?];)*) => {
+    (
+        $($variant:ident => $name:literal, $title:literal, [$($action:ident $label:literal),* $(,)?];)*
+        @panels $($panel:ident => $module:ident::$ty:ident,)*
+    ) => {
         /// Who receives a key. The focused overlay first, then the screen, then `Global`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Layer {
             $($variant,)*
+            $($panel,)*
         }
 
         impl Layer {
             /// Every layer, in the order of the help screen.
-            pub const ALL: [Layer; [$($name),*].len()] = [$(Layer::$variant,)*];
+            pub const ALL: [Layer; [$(stringify!($variant),)* $(stringify!($panel),)*].len()] =
+                [$(Layer::$variant,)* $(Layer::$panel,)*];
 
             /// The section name in the keymap file.
             pub fn name(self) -> &'static str {
                 match self {
                     $(Layer::$variant => $name,)*
+                    $(Layer::$panel => <panel::$module::$ty as Panel>::NAME,)*
                 }
             }
 
@@ -29,6 +39,7 @@ macro_rules! layers {
             pub fn title(self) -> &'static str {
                 match self {
                     $(Layer::$variant => $title,)*
+                    $(Layer::$panel => <panel::$module::$ty as Panel>::TITLE,)*
                 }
             }
 
@@ -36,13 +47,14 @@ macro_rules! layers {
             pub fn hints(self) -> &'static [(Action, &'static str)] {
                 match self {
                     $(Layer::$variant => &[$((Action::$action, $label)),*],)*
+                    $(Layer::$panel => <panel::$module::$ty as Panel>::HINTS,)*
                 }
             }
         }
     };
 }
 
-layers! {
+panel::registry!(layers {
     Global => "global", "Everywhere", [];
     Run => "run", "Run (the table of trajectories)", [
         Help "help", Quit "quit", Open "open", Filter "filter", SortNext "sort",
@@ -65,19 +77,7 @@ layers! {
         FilterSolvedBy "solved by k", FilterOnly "only by", AddRun "add run",
     ];
     Prompt => "prompt", "Typing a search or filter", [];
-    Finder => "finder", "Fuzzy finder", [Confirm "open", Cancel "close"];
-    Grep => "grep", "Run-wide search results", [
-        Open "open", SearchRun "new search", Back "close",
-    ];
-    Failures => "failures", "Files that could not be read", [Back "close"];
-    Help => "help", "This help", [Back "close"];
-    Problems => "problems", "Configuration problems", [Back "close"];
-    // The replay panel lists its own keys.
-    Replay => "replay", "Replay panel (re-run from a step against a live model)", [];
-    RulePicker => "rules", "Rule packs (which built-in packs the failure-mode tally uses)", [
-        Toggle "tick", Confirm "count again", Back "close",
-    ];
-}
+});
 
 impl Layer {
     pub fn from_name(name: &str) -> Option<Layer> {
@@ -86,6 +86,6 @@ impl Layer {
 
     /// Layers where unbound printable keys type text.
     pub fn takes_text(self) -> bool {
-        matches!(self, Layer::Prompt | Layer::Finder)
+        self == Layer::Prompt || self.panel_takes_text()
     }
 }

@@ -11,10 +11,10 @@ pub use replay::ReplayMsg;
 
 use super::document::{DocKey, Document};
 use super::keymap::Key;
+use super::panel::grep::GrepMatch;
 use super::search::Hit;
 use super::state::Notice;
 use super::state::compare::Compared;
-use super::state::grep::GrepMatch;
 use super::state::trajectory::LoadedTrajectory;
 use crate::metrics::{LabelSet, TrajectoryTally};
 use crate::model::{LoadFailure, ResultsSource, TrajectorySummary};

@@ -146,6 +146,7 @@ impl App {
                     });
                 }
                 Effect::Cancel(key) => self.jobs.cancel(key),
+                Effect::Stop(key) => self.jobs.stop(key),
                 other => self.jobs.spawn(other),
             }
         }

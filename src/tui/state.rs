@@ -2,24 +2,17 @@
 //! Nothing here reads or writes files: the caller reads what the state needs ([`Opening`]).
 //!
 //! A screen (`Run`, `Trajectory`, `Compare`, `Dashboard`, `Runs`) is a [`Screen`] variant with
-//! its state in `state/<name>.rs`; an overlay panel (help, finder, grep, failures, problems,
-//! replay) is an [`Overlay`] variant, its state in `state/<name>.rs`. The overlays are
-//! registered here in one place: the variant, its layer (the keys it takes) and what it
-//! scrolls; settling, the mouse wheel and clicks go through [`Overlay::scrolled`], so a new
-//! panel's list works with all three from one arm.
+//! its state in `state/<name>.rs`. An overlay panel (help, finder, grep, failures, problems,
+//! replay, rule picker) is an [`Overlay`] variant held in `overlay`, its state in
+//! `panel/<name>.rs`; the panels are registered in `panel.rs`, not here.
 
 pub mod compare;
 pub mod dashboard;
 pub mod documents;
-pub mod finder;
-pub mod grep;
-pub mod help;
 pub mod list;
 pub mod live;
 pub mod metrics;
 pub mod prompt;
-pub mod replay;
-pub mod rule_picker;
 pub mod run;
 pub mod runs;
 pub mod search;
@@ -30,19 +23,17 @@ use super::document::{DocKey, DocRequest, Page};
 use super::keymap::Keymap;
 use super::layer::Layer;
 use super::layout;
+use super::panel::problems::Problems;
+use super::panel::replay::ReplaySetup;
+pub use super::panel::{Overlay, Scrolled};
 use super::theme::Theme;
 use compare::CompareState;
 use dashboard::DashboardState;
 use documents::Documents;
-use finder::FinderState;
-use grep::GrepState;
-use help::HelpState;
-use list::ListCursor;
 use live::LiveState;
 use metrics::MetricsState;
 use prompt::Prompt;
 use ratatui::layout::Rect;
-use replay::ReplayPanel;
 use run::RunState;
 use runs::RunsState;
 use search::SearchState;
@@ -72,86 +63,6 @@ impl Screen {
             Screen::Dashboard => Layer::Dashboard,
             Screen::Runs => Layer::Runs,
         }
-    }
-}
-
-/// A window over the screen that takes the keys while open.
-#[derive(Debug, Clone)]
-pub enum Overlay {
-    Help(HelpState),
-    Finder(FinderState),
-    Grep(GrepState),
-    Failures(ListCursor),
-    /// Configuration problems found at start-up, all at once.
-    Problems(Vec<String>),
-    /// Re-running from a step against a live model.
-    Replay(Box<ReplayPanel>),
-    /// Which built-in rule packs the tally uses.
-    RulePicker(rule_picker::RulePicker),
-}
-
-/// What an overlay scrolls, for keeping it in view, the wheel and clicks.
-pub enum Scrolled<'a> {
-    /// A list with a selection: `len` rows.
-    Rows {
-        cursor: &'a mut ListCursor,
-        len: usize,
-    },
-    /// Text scrolled by lines: `lines` of them at the window's width.
-    Text { scroll: &'a mut usize, lines: usize },
-    /// Nothing the app scrolls for it (the panel lays itself out, or fits).
-    Fixed,
-}
-
-impl Overlay {
-    pub fn layer(&self) -> Layer {
-        match self {
-            Overlay::Help(_) => Layer::Help,
-            Overlay::Finder(_) => Layer::Finder,
-            Overlay::Grep(_) => Layer::Grep,
-            Overlay::Failures(_) => Layer::Failures,
-            Overlay::Problems(_) => Layer::Problems,
-            Overlay::Replay(_) => Layer::Replay,
-            Overlay::RulePicker(_) => Layer::RulePicker,
-        }
-    }
-
-    /// What it scrolls; `failures` is the number of files the run could not read, `width`
-    /// the width of the window's text.
-    pub fn scrolled(&mut self, failures: usize, width: usize) -> Scrolled<'_> {
-        match self {
-            Overlay::Finder(f) => Scrolled::Rows {
-                cursor: &mut f.cursor,
-                len: f.matches.len(),
-            },
-            Overlay::Grep(g) => Scrolled::Rows {
-                cursor: &mut g.cursor,
-                len: g.lines.len(),
-            },
-            Overlay::Failures(cursor) => Scrolled::Rows {
-                cursor,
-                len: failures,
-            },
-            Overlay::Help(h) => {
-                // The help wraps: its scroll is over the lines as shown.
-                let lines = h.rows(width).len();
-                Scrolled::Text {
-                    scroll: &mut h.scroll,
-                    lines,
-                }
-            }
-            Overlay::RulePicker(p) => Scrolled::Rows {
-                cursor: &mut p.cursor,
-                len: p.packs.len(),
-            },
-            Overlay::Problems(_) | Overlay::Replay(_) => Scrolled::Fixed,
-        }
-    }
-
-    /// Whether a click outside it closes it and a click on a row selects the row. The
-    /// replay panel is driven by keys: a stray click must not drop a running job's panel.
-    pub fn takes_clicks(&self) -> bool {
-        !matches!(self, Overlay::Replay(_))
     }
 }
 
@@ -205,7 +116,7 @@ pub struct State {
     pub notice: Option<Notice>,
     pub live: LiveState,
     /// What the replay panel offers: backends, a workspace.
-    pub replay_setup: replay::ReplaySetup,
+    pub replay_setup: ReplaySetup,
     pub size: Size,
     pub keymap: Arc<Keymap>,
     pub theme: Arc<Theme>,
@@ -267,7 +178,7 @@ impl State {
             ),
             trajectory: None,
             compare: CompareState::default(),
-            overlay: (!config.problems.is_empty()).then(|| Overlay::Problems(config.problems)),
+            overlay: (!config.problems.is_empty()).then(|| Problems(config.problems).into()),
             prompt: None,
             search: SearchState::default(),
             documents: Documents::default(),

@@ -1,12 +1,12 @@
-//! Colours as data: a theme maps each [`Role`] to a style. `themes/dark.toml` and
+//! Colours as data: a theme maps each [`Paint`] to a style. `themes/dark.toml` and
 //! `themes/light.toml` are embedded; a user theme file or `[theme.<section>]` entries in the
-//! config replace single roles. Rendering asks `theme.style(Role::DiffAdded)`, nothing else.
+//! config replace single roles. Rendering asks `theme.style(Paint::DiffAdded)`, nothing else.
 
-pub mod role;
+pub mod paint;
 mod style;
 
+pub use paint::Paint;
 use ratatui::style::Style;
-pub use role::Role;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 pub use style::parse_style;
@@ -49,7 +49,7 @@ impl Theme {
         let mut theme = Theme {
             name: name.to_string(),
             syntax: "base16-ocean.dark".into(),
-            styles: vec![Style::new(); Role::ALL.len()],
+            styles: vec![Style::new(); Paint::ALL.len()],
             id: 0,
         };
         theme.rehash();
@@ -100,7 +100,7 @@ impl Theme {
                 (_, toml::Value::Table(entries)) => {
                     for (role, value) in entries {
                         let name = format!("{section}.{role}");
-                        let Some(role) = Role::from_name(&name) else {
+                        let Some(role) = Paint::from_name(&name) else {
                             problems.push(format!("{origin}: unknown theme role `{name}`"));
                             continue;
                         };
@@ -118,7 +118,7 @@ impl Theme {
         self.rehash();
     }
 
-    pub fn style(&self, role: Role) -> Style {
+    pub fn style(&self, role: Paint) -> Style {
         self.styles[role.index()]
     }
 
@@ -144,13 +144,13 @@ mod tests {
                 if let toml::Value::Table(entries) = value {
                     for (role, style) in entries {
                         let full = format!("{section}.{role}");
-                        assert!(Role::from_name(&full).is_some(), "{name}: unknown {full}");
+                        assert!(Paint::from_name(&full).is_some(), "{name}: unknown {full}");
                         parse_style(style).unwrap();
                         defined.push(full);
                     }
                 }
             }
-            for role in Role::ALL {
+            for role in Paint::ALL {
                 assert!(
                     defined.iter().any(|d| d == role.name()),
                     "{name} lacks {}",
@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn user_entries_replace_single_roles() {
         let mut theme = Theme::dark();
-        let before = theme.style(Role::DiffRemoved);
+        let before = theme.style(Paint::DiffRemoved);
         let user: toml::Table =
             "[diff]\nadded = \"#00ff00\"\nnope = \"red\"\n[step]\nerror = { fg = \"blurple\" }"
                 .parse()
@@ -176,10 +176,10 @@ mod tests {
         let mut problems = Vec::new();
         theme.apply_file(&user, "config", &mut problems);
         assert_eq!(
-            theme.style(Role::DiffAdded),
+            theme.style(Paint::DiffAdded),
             Style::new().fg(ratatui::style::Color::Rgb(0, 255, 0))
         );
-        assert_eq!(theme.style(Role::DiffRemoved), before);
+        assert_eq!(theme.style(Paint::DiffRemoved), before);
         assert_eq!(problems.len(), 2, "{problems:?}");
     }
 

@@ -6,33 +6,28 @@
 //! and the document the right pane needs is requested if it is not built yet.
 
 mod clipboard;
-mod compare;
+pub(crate) mod compare;
 mod dashboard;
 mod document;
 mod export;
-mod finder;
 #[cfg(test)]
 mod flows;
 mod global;
-mod grep;
-mod help;
 mod labels;
-mod list;
+pub(crate) mod list;
 pub mod live;
 mod metrics;
 mod mouse;
-mod opening;
+pub(crate) mod opening;
 mod page;
-mod prompt;
-pub mod replay;
-mod rule_picker;
+pub(crate) mod prompt;
 mod run;
 mod runs;
-mod search;
+pub(crate) mod search;
 mod settle;
 mod subagent;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod trajectory;
 
 use super::action::Action;
@@ -40,8 +35,9 @@ use super::effect::Effect;
 use super::keymap::Key;
 use super::layer::Layer;
 use super::msg::Msg;
+use super::panel::{grep, replay};
 use super::state::trajectory::TrajectoryRef;
-use super::state::{Overlay, Screen, Size, State};
+use super::state::{Screen, Size, State};
 
 /// The effects to run when the app starts.
 pub fn start(state: &mut State) -> Vec<Effect> {
@@ -104,12 +100,14 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             query,
             hits,
         } => search::done(state, trajectory, &query, hits),
-        Msg::GrepFound { id, found } => grep::found(state, id, found),
-        Msg::GrepProgress { id, files_done } => grep::progress(state, id, files_done, false),
-        Msg::GrepDone { id } => grep::progress(state, id, 0, true),
+        Msg::GrepFound { id, found } => grep::update::found(state, id, found),
+        Msg::GrepProgress { id, files_done } => {
+            grep::update::progress(state, id, files_done, false)
+        }
+        Msg::GrepDone { id } => grep::update::progress(state, id, 0, true),
         Msg::Notice(notice) => state.notice = Some(notice),
         Msg::Live(msg) => live::message(state, msg, &mut fx),
-        Msg::Replay(msg) => replay::message(state, msg),
+        Msg::Replay(msg) => replay::update::message(state, msg),
     }
     metrics::join_results(state);
     dashboard::sync(state);
@@ -182,6 +180,11 @@ fn on_key(state: &mut State, key: Key, fx: &mut Vec<Effect>) {
 }
 
 fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect>) {
+    // A panel's own opening action opens it from whichever layer binds it.
+    if let Action::OpenPanel(panel) = action {
+        panel.open_panel(state, fx);
+        return;
+    }
     match layer {
         Layer::Global => global::action(state, action, fx),
         Layer::Run => run::action(state, action, fx),
@@ -190,33 +193,16 @@ fn dispatch(state: &mut State, layer: Layer, action: Action, fx: &mut Vec<Effect
         Layer::Dashboard => dashboard::action(state, action, fx),
         Layer::Runs => runs::action(state, action, fx),
         Layer::Prompt => prompt::action(state, action, fx),
-        Layer::Finder => finder::action(state, action, fx),
-        Layer::Grep => grep::action(state, action, fx),
-        Layer::Failures | Layer::Problems => list_overlay_action(state, action),
-        Layer::Help => help::action(state, action),
-        Layer::Replay => replay::action(state, action, fx),
-        Layer::RulePicker => rule_picker::action(state, action, fx),
+        panel => {
+            panel.panel_action(state, action, fx);
+        }
     }
 }
 
 fn type_char(state: &mut State, layer: Layer, c: char, fx: &mut Vec<Effect>) {
     match layer {
         Layer::Prompt => prompt::type_char(state, c, fx),
-        Layer::Finder => finder::type_char(state, c),
-        _ => {}
-    }
-}
-
-/// The failures list and the problems window: move, or close.
-fn list_overlay_action(state: &mut State, action: Action) {
-    if action == Action::Back {
-        state.overlay = None;
-        return;
-    }
-    let len = state.run.failures.len();
-    let page = list::page_height(state);
-    if let Some(Overlay::Failures(cursor)) = &mut state.overlay {
-        list::navigate(cursor, action, len, page);
+        panel => panel.panel_type_char(state, c, fx),
     }
 }
 
@@ -283,7 +269,7 @@ mod tests {
         let Some(Overlay::Problems(problems)) = &state.overlay else {
             panic!("no problems shown")
         };
-        assert_eq!(problems.len(), 2);
+        assert_eq!(problems.0.len(), 2);
         press(&mut state, "<CR>");
         assert!(state.overlay.is_none());
     }

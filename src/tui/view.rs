@@ -1,21 +1,15 @@
 //! `render(&State, &mut Frame)`: draws the state, never changes it. One file per screen
-//! region; each draws only the rows that are visible.
+//! region; each draws only the rows that are visible. The open overlay panel draws itself
+//! over the screen (`panel/<name>/view.rs`), then the status bar.
 
 mod compare;
 mod dashboard;
 mod detail;
-mod failures;
-mod finder;
-mod grep;
 mod header;
-mod help;
 mod live;
 mod marks;
 mod phases;
-mod popup;
-mod problems;
-mod replay;
-mod rule_picker;
+pub(crate) mod popup;
 mod run;
 mod runs;
 mod scrollbar;
@@ -24,8 +18,8 @@ mod steps;
 mod tabs;
 mod trajectory;
 
-use super::state::{Overlay, Screen, State};
-use super::theme::Role;
+use super::state::{Screen, State};
+use super::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -40,7 +34,7 @@ pub fn render(state: &State, frame: &mut Frame) {
         );
         return;
     }
-    frame.render_widget(Block::new().style(state.theme.style(Role::Text)), area);
+    frame.render_widget(Block::new().style(state.theme.style(Paint::Text)), area);
     match state.screen {
         Screen::Run => run::render(state, frame, area),
         Screen::Trajectory => trajectory::render(state, frame, area),
@@ -48,15 +42,8 @@ pub fn render(state: &State, frame: &mut Frame) {
         Screen::Dashboard => dashboard::render(state, frame, area),
         Screen::Runs => runs::render(state, frame, area),
     }
-    match &state.overlay {
-        Some(Overlay::Help(help)) => help::render(state, help, frame, area),
-        Some(Overlay::Finder(finder)) => finder::render(state, finder, frame, area),
-        Some(Overlay::Grep(grep)) => grep::render(state, grep, frame, area),
-        Some(Overlay::Failures(cursor)) => failures::render(state, cursor, frame, area),
-        Some(Overlay::Problems(problems)) => problems::render(state, problems, frame, area),
-        Some(Overlay::Replay(panel)) => replay::render(state, panel, frame, area),
-        Some(Overlay::RulePicker(picker)) => rule_picker::render(state, picker, frame, area),
-        None => {}
+    if let Some(overlay) = &state.overlay {
+        overlay.render(state, frame, area);
     }
     let status = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     status::render(state, frame, status);
@@ -64,7 +51,7 @@ pub fn render(state: &State, frame: &mut Frame) {
 
 /// Writes `lines` into the rows of `area`, one line per row, cut at its width. Cheaper than a
 /// `Paragraph` for rows that are already laid out.
-fn draw_rows<'a>(
+pub(crate) fn draw_rows<'a>(
     frame: &mut Frame,
     area: Rect,
     lines: impl IntoIterator<Item = impl std::borrow::Borrow<Line<'a>>>,

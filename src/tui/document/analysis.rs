@@ -6,7 +6,7 @@ use crate::diff::{
     Reconstruction, RepeatedRun, SubmissionCheck, check_submission, repeated_commands,
 };
 use crate::model::Trajectory;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use std::sync::{Arc, OnceLock};
 
 use super::Writer;
@@ -43,6 +43,6 @@ pub type AnalysisCell = Arc<OnceLock<Analysis>>;
 pub fn computing(w: &mut Writer, theme: &Theme) {
     w.text(
         "Working out what each step changed…",
-        theme.style(Role::Dim),
+        theme.style(Paint::Dim),
     );
 }

@@ -9,7 +9,7 @@ use crate::diff::FileDiff;
 use crate::model::Trajectory;
 use crate::present::language::{Language, of_action};
 use crate::text::sanitise;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::text::{Line, Span};
 use std::sync::atomic::AtomicBool;
 
@@ -23,19 +23,19 @@ pub fn step_pane(
     max_rows: Option<usize>,
 ) -> Vec<Line<'static>> {
     let mut w = Writer::new(usize::from(width), max_rows);
-    let title = theme.style(Role::SectionTitle);
-    let meta = theme.style(Role::SectionMeta);
+    let title = theme.style(Paint::SectionTitle);
+    let meta = theme.style(Paint::SectionMeta);
     let Some(step) = step.and_then(|k| t.step(k)) else {
         w.text(
             "No step here: the other run took a step this one has no counterpart for.",
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         );
         return w.finish().lines;
     };
     w.rule("ACTION", step.tool_name(), title, meta);
     let action = sanitise(&step.action);
     let mut h = Highlighter::new(of_action(step, &action, None), theme, false, false);
-    w.continuation(Some(Span::styled("↪ ", theme.style(Role::Dim))));
+    w.continuation(Some(Span::styled("↪ ", theme.style(Paint::Dim))));
     for line in action.lines() {
         if w.full() {
             break;
@@ -69,7 +69,7 @@ pub fn patch_pane(
 ) -> Vec<Line<'static>> {
     let mut w = Writer::new(usize::from(width), max_rows);
     if patch.is_empty() {
-        w.text("No patch was submitted.", theme.style(Role::Dim));
+        w.text("No patch was submitted.", theme.style(Paint::Dim));
         return w.finish().lines;
     }
     let never = AtomicBool::new(false);

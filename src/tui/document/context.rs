@@ -2,9 +2,9 @@
 //! the log) or RECONSTRUCTED (rebuilt from the history, may differ).
 
 use super::{Writer, cancelled};
-use crate::model::{Exactness, Role as MessageRole, Step, Trajectory};
+use crate::model::{Exactness, Role, Step, Trajectory};
 use crate::text::sanitise;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use crate::tui::units;
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
@@ -17,10 +17,10 @@ pub fn write(
     cancel: &AtomicBool,
 ) -> Option<()> {
     let messages = step.context_messages(&trajectory.messages);
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let title = Span::styled(
         format!("Model input at step {} ", step.index),
-        theme.style(Role::Title),
+        theme.style(Paint::Title),
     );
     let Some(context) = &step.context else {
         w.spans(vec![title]);
@@ -33,22 +33,22 @@ pub fn write(
                     trajectory.source.display(),
                     step.index
                 ),
-                theme.style(Role::Dim),
+                theme.style(Paint::Dim),
             );
         } else {
             w.text(
                 "Not available: this log does not record what the model saw at this step.",
-                theme.style(Role::Dim),
+                theme.style(Paint::Dim),
             );
         }
         return Some(());
     };
     let bytes: usize = messages.iter().map(|m| m.content.len()).sum();
     let (badge, role, explanation) = match context.exactness {
-        Exactness::Exact => (" EXACT ", Role::ContextExact, "as stored in the log"),
+        Exactness::Exact => (" EXACT ", Paint::ContextExact, "as stored in the log"),
         Exactness::Reconstructed => (
             " RECONSTRUCTED ",
-            Role::ContextReconstructed,
+            Paint::ContextReconstructed,
             "rebuilt from the history; it may differ from what the model saw",
         ),
     };
@@ -74,15 +74,15 @@ pub fn write(
             w.rule(
                 "── COMPACTED ──",
                 "the messages before this one were replaced by this summary",
-                theme.style(Role::SectionTitle),
+                theme.style(Paint::SectionTitle),
                 meta,
             );
         }
         let role_style = theme.style(match message.role {
-            MessageRole::System => Role::RoleSystem,
-            MessageRole::User => Role::RoleUser,
-            MessageRole::Assistant => Role::RoleAssistant,
-            MessageRole::Tool => Role::RoleTool,
+            Role::System => Paint::RoleSystem,
+            Role::User => Paint::RoleUser,
+            Role::Assistant => Paint::RoleAssistant,
+            Role::Tool => Paint::RoleTool,
         });
         let mut detail = Vec::new();
         if let Some(agent) = &message.agent {
@@ -105,7 +105,7 @@ pub fn write(
             if cancelled(cancel, lines_seen) {
                 return None;
             }
-            w.text(line, theme.style(Role::Text));
+            w.text(line, theme.style(Paint::Text));
             if w.full() {
                 break;
             }
@@ -113,10 +113,10 @@ pub fn write(
         for call in &message.tool_calls {
             w.spans(vec![
                 Span::styled("→ ", meta),
-                Span::styled(call.name.clone(), theme.style(Role::StepTool)),
+                Span::styled(call.name.clone(), theme.style(Paint::StepTool)),
                 Span::styled(
                     format!("({})", sanitise(&call.arguments)),
-                    theme.style(Role::Text),
+                    theme.style(Paint::Text),
                 ),
             ]);
         }

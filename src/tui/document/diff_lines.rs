@@ -8,7 +8,7 @@ use crate::diff::{FileDiff, LineKind};
 use crate::present::language::Language;
 use crate::present::{DiffRowKind, for_each_row};
 use crate::text::sanitise;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
 
@@ -50,8 +50,8 @@ pub fn write(
     highlight: bool,
     cancel: &AtomicBool,
 ) -> Option<()> {
-    let header = theme.style(Role::DiffHeader);
-    let dim = theme.style(Role::Dim);
+    let header = theme.style(Paint::DiffHeader);
+    let dim = theme.style(Paint::Dim);
     w.continuation(Some(Span::styled("↪ ", dim)));
     let mut highlighter = Highlighter::new(lang, theme, highlight, false);
     let mut written = 0;
@@ -64,7 +64,7 @@ pub fn write(
             DiffRowKind::Hunk => {
                 w.spans(vec![Span::styled(
                     row.text.to_string(),
-                    theme.style(Role::DiffHunk),
+                    theme.style(Paint::DiffHunk),
                 )]);
                 return Ok(());
             }
@@ -84,9 +84,9 @@ pub fn write(
             return Err(Stop::Full);
         }
         let role = match line_kind {
-            LineKind::Added => Role::DiffAdded,
-            LineKind::Removed => Role::DiffRemoved,
-            LineKind::Context => Role::DiffContext,
+            LineKind::Added => Paint::DiffAdded,
+            LineKind::Removed => Paint::DiffRemoved,
+            LineKind::Context => Paint::DiffContext,
         };
         let sign = Span::styled(
             row.text.get(..1).unwrap_or("").to_string(),

@@ -11,7 +11,7 @@ use crate::present::facts::{self, Concern};
 use crate::present::language::Language;
 use crate::present::model_input;
 use crate::text::one_line;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::style::Style;
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
@@ -44,14 +44,14 @@ pub fn write(
 
 /// `Step 5 · 1 edit · +1 -1`, or that the step edits nothing.
 fn title(w: &mut Writer, step: usize, edits: &[EditOutcome], theme: &Theme) {
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let mut spans = vec![Span::styled(
         format!("Changes at step {step}"),
-        theme.style(Role::Title),
+        theme.style(Paint::Title),
     )];
     if edits.is_empty() {
         w.spans(spans);
-        w.text("This step edits no file.", theme.style(Role::Dim));
+        w.text("This step edits no file.", theme.style(Paint::Dim));
         return;
     }
     let (added, removed) = churn(edits);
@@ -62,23 +62,23 @@ fn title(w: &mut Writer, step: usize, edits: &[EditOutcome], theme: &Theme) {
     ));
     spans.push(Span::styled(
         format!("+{added}"),
-        theme.style(Role::DiffAdded),
+        theme.style(Paint::DiffAdded),
     ));
     spans.push(Span::styled(" ", meta));
     spans.push(Span::styled(
         format!("-{removed}"),
-        theme.style(Role::DiffRemoved),
+        theme.style(Paint::DiffRemoved),
     ));
     w.spans(spans);
 }
 
 /// What an edit's status says ([`facts::edit_status`]), and how loudly.
-fn status(status: &EditStatus) -> (&'static str, Option<&str>, Role) {
+fn status(status: &EditStatus) -> (&'static str, Option<&str>, Paint) {
     let (text, reason) = facts::edit_status(status);
     let role = match facts::edit_concern(status) {
-        Concern::None => Role::DiffAdded,
-        Concern::Doubt => Role::FoldMarker,
-        Concern::Failure => Role::StepError,
+        Concern::None => Paint::DiffAdded,
+        Concern::Doubt => Paint::FoldMarker,
+        Concern::Failure => Paint::StepError,
     };
     (text, reason, role)
 }
@@ -94,8 +94,8 @@ fn edit(
     w.rule(
         &edit.label,
         path,
-        theme.style(Role::SectionTitle),
-        theme.style(Role::SectionMeta),
+        theme.style(Paint::SectionTitle),
+        theme.style(Paint::SectionMeta),
     );
     let (mark, reason, role) = status(&edit.status);
     let style = theme.style(role);
@@ -107,7 +107,7 @@ fn edit(
     };
     w.spans(vec![badge]);
     if let Some(reason) = reason {
-        w.text(reason, theme.style(Role::Dim));
+        w.text(reason, theme.style(Paint::Dim));
     }
     if let Some(d) = &edit.diff {
         diff_lines::write_file(w, d, theme, mode.highlight, cancel)?;
@@ -125,8 +125,8 @@ fn repeated(
     w.rule(
         "RE-RUN",
         &one_line(&run.command, 60),
-        theme.style(Role::SectionTitle),
-        theme.style(Role::SectionMeta),
+        theme.style(Paint::SectionTitle),
+        theme.style(Paint::SectionMeta),
     );
     let between = match run.edits_between {
         0 => "no edit between".to_string(),
@@ -134,15 +134,15 @@ fn repeated(
         n => format!("{n} editing steps between"),
     };
     let (verdict, role) = if run.same_output {
-        ("same output", Role::Dim)
+        ("same output", Paint::Dim)
     } else {
-        ("output changed", Role::FoldMarker)
+        ("output changed", Paint::FoldMarker)
     };
     w.spans(vec![
         Span::styled(verdict, theme.style(role)),
         Span::styled(
             format!(" since step {} · {between}", run.previous_step),
-            theme.style(Role::SectionMeta),
+            theme.style(Paint::SectionMeta),
         ),
     ]);
     if run.same_output {
@@ -169,12 +169,12 @@ fn context(
     mode: Mode,
     cancel: &AtomicBool,
 ) -> Option<()> {
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let Some(ctx) = context_diff(trajectory, step) else {
-        w.rule("MODEL INPUT", "", theme.style(Role::SectionTitle), meta);
+        w.rule("MODEL INPUT", "", theme.style(Paint::SectionTitle), meta);
         w.text(
             "Not available: this log does not record what the model saw at this step.",
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         );
         return Some(());
     };
@@ -187,7 +187,7 @@ fn context(
     w.rule(
         "MODEL INPUT",
         &format!("{against} · {exactness}"),
-        theme.style(Role::SectionTitle),
+        theme.style(Paint::SectionTitle),
         meta,
     );
     w.spans(vec![Span::styled(model_input::message_counts(&ctx), meta)]);
@@ -196,9 +196,9 @@ fn context(
             return Some(());
         }
         let role = match change.change {
-            ContextChange::Added => Role::DiffAdded,
-            ContextChange::Removed => Role::DiffRemoved,
-            ContextChange::Rewritten => Role::FoldMarker,
+            ContextChange::Added => Paint::DiffAdded,
+            ContextChange::Removed => Paint::DiffRemoved,
+            ContextChange::Rewritten => Paint::FoldMarker,
         };
         let word = model_input::change_word(change.change);
         let at = model_input::position(change);
@@ -206,7 +206,7 @@ fn context(
         w.spans(vec![
             Span::styled(format!("{word:<9} {at:<6} "), style),
             Span::styled(format!("{:<9} ", change.role.as_str()), meta),
-            Span::styled(one_line(&change.summary, 200), theme.style(Role::Text)),
+            Span::styled(one_line(&change.summary, 200), theme.style(Paint::Text)),
             Span::styled(format!(" ({:+} chars)", change.chars_delta), meta),
         ]);
         if let Some(d) = &change.diff {

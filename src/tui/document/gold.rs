@@ -7,7 +7,7 @@ use super::Writer;
 use super::analysis::Analysis;
 use crate::diff::{FinalSource, gold_proximity};
 use crate::model::Trajectory;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::text::Span;
 
 pub fn write(
@@ -19,8 +19,8 @@ pub fn write(
     theme: &Theme,
 ) {
     let p = gold_proximity(trajectory, &analysis.reconstruction, gold);
-    let title = theme.style(Role::SectionTitle);
-    let meta = theme.style(Role::SectionMeta);
+    let title = theme.style(Paint::SectionTitle);
+    let meta = theme.style(Paint::SectionMeta);
     w.rule(
         "GOLD",
         &format!(
@@ -32,7 +32,7 @@ pub fn write(
         meta,
     );
     let strip = p.strip();
-    w.spans(vec![Span::styled(strip.clone(), theme.style(Role::Text))]);
+    w.spans(vec![Span::styled(strip.clone(), theme.style(Paint::Text))]);
     // A caret under this step (strips longer than the page wrap, and so does the caret).
     let caret = format!("{}^ step {step}", " ".repeat(step.saturating_sub(1)));
     w.text(&caret, meta);
@@ -45,7 +45,7 @@ pub fn write(
                 here.hunks_present,
                 p.gold_hunks
             ),
-            theme.style(Role::Text),
+            theme.style(Paint::Text),
         );
     }
     let source = match p.final_source {
@@ -58,18 +58,18 @@ pub fn write(
                 "reached the gold change at step {k} and lost it: {source} holds {}/{} hunks",
                 p.final_hunks_present, p.gold_hunks
             ),
-            Role::StepError,
+            Paint::StepError,
         ),
         Some(k) => (
             format!("reached the gold change at step {k}; {source} keeps it"),
-            Role::Resolved,
+            Paint::Resolved,
         ),
         None => (
             format!(
                 "never held every gold hunk; {source} holds {}/{}",
                 p.final_hunks_present, p.gold_hunks
             ),
-            Role::Dim,
+            Paint::Dim,
         ),
     };
     w.text(&verdict, theme.style(role));

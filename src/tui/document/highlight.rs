@@ -4,7 +4,7 @@
 use crate::present::DiffRowKind;
 use crate::present::language::{Language, number_prefix};
 use crate::present::syntax::{syntax_of, syntaxes};
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::style::{Color, Style};
 use ratatui::text::Span;
 use std::sync::OnceLock;
@@ -50,7 +50,7 @@ impl<'t> Highlighter<'t> {
     }
 
     pub fn line(&mut self, line: &str) -> Vec<Span<'static>> {
-        let text = self.theme.style(Role::Text);
+        let text = self.theme.style(Paint::Text);
         match &self.lang {
             Language::Diff => vec![Span::styled(line.to_string(), diff_style(line, self.theme))],
             Language::Traceback => vec![Span::styled(
@@ -60,7 +60,7 @@ impl<'t> Highlighter<'t> {
             Language::Plain if self.observation && is_error_line(line) => {
                 vec![Span::styled(
                     line.to_string(),
-                    self.theme.style(Role::TracebackError),
+                    self.theme.style(Paint::TracebackError),
                 )]
             }
             Language::Plain => vec![Span::styled(line.to_string(), text)],
@@ -74,10 +74,10 @@ impl<'t> Highlighter<'t> {
                 if !prefix.is_empty() {
                     spans.push(Span::styled(
                         prefix.to_string(),
-                        self.theme.style(Role::StepIndex),
+                        self.theme.style(Paint::StepIndex),
                     ));
                 } else if *numbered {
-                    return vec![Span::styled(line.to_string(), self.theme.style(Role::Dim))];
+                    return vec![Span::styled(line.to_string(), self.theme.style(Paint::Dim))];
                 }
                 spans.extend(self.code(code, text));
                 spans
@@ -108,11 +108,11 @@ impl<'t> Highlighter<'t> {
 
 pub fn diff_style(line: &str, theme: &Theme) -> Style {
     let role = match DiffRowKind::of_patch_line(line) {
-        DiffRowKind::Header => Role::DiffHeader,
-        DiffRowKind::Added => Role::DiffAdded,
-        DiffRowKind::Removed => Role::DiffRemoved,
-        DiffRowKind::Hunk => Role::DiffHunk,
-        _ => Role::DiffContext,
+        DiffRowKind::Header => Paint::DiffHeader,
+        DiffRowKind::Added => Paint::DiffAdded,
+        DiffRowKind::Removed => Paint::DiffRemoved,
+        DiffRowKind::Hunk => Paint::DiffHunk,
+        _ => Paint::DiffContext,
     };
     theme.style(role)
 }
@@ -120,11 +120,11 @@ pub fn diff_style(line: &str, theme: &Theme) -> Style {
 fn traceback_style(line: &str, theme: &Theme) -> Style {
     let trimmed = line.trim_start();
     if trimmed.starts_with("File \"") {
-        theme.style(Role::TracebackFrame)
+        theme.style(Paint::TracebackFrame)
     } else if line.starts_with("Traceback (") || is_exception_line(line) || is_error_line(line) {
-        theme.style(Role::TracebackError)
+        theme.style(Paint::TracebackError)
     } else {
-        theme.style(Role::Text)
+        theme.style(Paint::Text)
     }
 }
 

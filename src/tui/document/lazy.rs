@@ -3,20 +3,20 @@
 
 use super::Writer;
 use crate::model::Trajectory;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use crate::tui::units::bytes;
 
 /// Shown for the instant while the step is read back from the file.
 pub fn reading(w: &mut Writer, theme: &Theme, step: usize) {
     w.text(
         &format!("Reading step {step} from the file…"),
-        theme.style(Role::Dim),
+        theme.style(Paint::Dim),
     );
 }
 
 /// The step could not be read back (the file changed or went away).
 pub fn failed(w: &mut Writer, theme: &Theme, message: &str) {
-    w.text(message, theme.style(Role::StepError));
+    w.text(message, theme.style(Paint::StepError));
 }
 
 /// Diffs replay every step in memory: not for a file opened lazily. Says what to run instead.
@@ -27,7 +27,7 @@ pub fn no_diffs(w: &mut Writer, theme: &Theme, size: u64, trajectory: &Trajector
              a time, and the diffs need them all in memory.",
             bytes(size)
         ),
-        theme.style(Role::Dim),
+        theme.style(Paint::Dim),
     );
     w.blank();
     w.text(
@@ -35,6 +35,6 @@ pub fn no_diffs(w: &mut Writer, theme: &Theme, size: u64, trajectory: &Trajector
             "trajscope show {} --step {step} --diff",
             trajectory.source.display()
         ),
-        theme.style(Role::Dim),
+        theme.style(Paint::Dim),
     );
 }

@@ -5,7 +5,7 @@ use super::highlight::diff_style;
 use super::{Writer, cancelled};
 use crate::model::Trajectory;
 use crate::text::sanitise;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
 
@@ -20,12 +20,12 @@ pub fn write(
         .as_deref()
         .filter(|p| !p.trim().is_empty())
     else {
-        w.spans(vec![Span::styled("Final patch", theme.style(Role::Title))]);
+        w.spans(vec![Span::styled("Final patch", theme.style(Paint::Title))]);
         w.blank();
         let status = trajectory.exit_status.as_deref().unwrap_or("unknown");
         w.text(
             &format!("No patch was submitted (exit status: {status})."),
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         );
         return Some(());
     };
@@ -42,19 +42,19 @@ pub fn write(
         .lines()
         .filter(|l| l.starts_with('-') && !l.starts_with("---"))
         .count();
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     w.spans(vec![
-        Span::styled("Final patch", theme.style(Role::Title)),
+        Span::styled("Final patch", theme.style(Paint::Title)),
         Span::styled(
             format!(" · {files} file{} · ", if files == 1 { "" } else { "s" }),
             meta,
         ),
-        Span::styled(format!("+{added}"), theme.style(Role::DiffAdded)),
+        Span::styled(format!("+{added}"), theme.style(Paint::DiffAdded)),
         Span::styled(" ", meta),
-        Span::styled(format!("-{removed}"), theme.style(Role::DiffRemoved)),
+        Span::styled(format!("-{removed}"), theme.style(Paint::DiffRemoved)),
     ]);
     w.blank();
-    w.continuation(Some(Span::styled("↪ ", theme.style(Role::Dim))));
+    w.continuation(Some(Span::styled("↪ ", theme.style(Paint::Dim))));
     for (i, line) in patch.lines().enumerate() {
         if cancelled(cancel, i) {
             return None;

@@ -7,7 +7,7 @@ use crate::metrics::{Field, shown_text};
 use crate::model::{Step, StepKind, Trajectory};
 use crate::present::language::{Language, of_action, of_step_observation};
 use crate::text::sanitise;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use crate::tui::units;
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
@@ -28,14 +28,14 @@ pub fn write(
     facts(w, trajectory, step, theme);
     if let Some(log) = &step.subagent {
         w.spans(vec![
-            Span::styled("sub-agent log ", theme.style(Role::SectionMeta)),
+            Span::styled("sub-agent log ", theme.style(Paint::SectionMeta)),
             Span::styled(
                 sanitise(&log.display().to_string()).into_owned(),
-                theme.style(Role::Text),
+                theme.style(Paint::Text),
             ),
             Span::styled(
                 " (follow_subagent opens it)",
-                theme.style(Role::SectionMeta),
+                theme.style(Paint::SectionMeta),
             ),
         ]);
     }
@@ -48,13 +48,13 @@ pub fn write(
         w.rule(
             "THOUGHT",
             "",
-            theme.style(Role::SectionTitle),
-            theme.style(Role::SectionMeta),
+            theme.style(Paint::SectionTitle),
+            theme.style(Paint::SectionMeta),
         );
         w.begin_field(Field::Thought);
         for (i, line) in thought.lines().enumerate() {
             w.source_line(i);
-            w.text(line, theme.style(Role::Text));
+            w.text(line, theme.style(Paint::Text));
         }
     }
     let action = &step.action;
@@ -64,8 +64,8 @@ pub fn write(
         w.rule(
             "ACTION",
             &lang.label(),
-            theme.style(Role::SectionTitle),
-            theme.style(Role::SectionMeta),
+            theme.style(Paint::SectionTitle),
+            theme.style(Paint::SectionMeta),
         );
         w.begin_field(Field::Action);
         body(w, action, lang, theme, None, "", mode, false, cancel)?;
@@ -86,19 +86,19 @@ pub fn write(
         };
     }
     let title_role = if step.is_error() {
-        Role::StepError
+        Paint::StepError
     } else {
-        Role::SectionTitle
+        Paint::SectionTitle
     };
     w.rule(
         "OBSERVATION",
         &detail,
         theme.style(title_role),
-        theme.style(Role::SectionMeta),
+        theme.style(Paint::SectionMeta),
     );
     w.begin_field(Field::Observation);
     if observation.trim().is_empty() {
-        w.text("(no observation)", theme.style(Role::Dim));
+        w.text("(no observation)", theme.style(Paint::Dim));
         return Some(());
     }
     let fold = fold.filter(|&limit| lines > limit);
@@ -125,28 +125,28 @@ fn user(w: &mut Writer, step: &Step, theme: &Theme) -> Option<()> {
     w.rule(
         title,
         detail,
-        theme.style(Role::SectionTitle),
-        theme.style(Role::SectionMeta),
+        theme.style(Paint::SectionTitle),
+        theme.style(Paint::SectionMeta),
     );
     w.begin_field(Field::User);
     let text = shown_text(Field::User, step);
     if text.trim().is_empty() {
-        w.text("(no summary in the log)", theme.style(Role::Dim));
+        w.text("(no summary in the log)", theme.style(Paint::Dim));
     }
     for (i, line) in text.lines().enumerate() {
         w.source_line(i);
-        w.text(line, theme.style(Role::Text));
+        w.text(line, theme.style(Paint::Text));
     }
     Some(())
 }
 
 /// `Step 5/40 · bash · ✗ error · exit 1 · 1.23s · 1,204 → 88 tokens · $0.0123`.
 fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let sep = || Span::styled(" · ", meta);
     let mut spans = vec![Span::styled(
         format!("Step {}/{}", step.index, trajectory.step_count()),
-        theme.style(Role::Title),
+        theme.style(Paint::Title),
     )];
     if let Some(agent) = step
         .agent
@@ -154,18 +154,18 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
         .filter(|_| trajectory.agents().len() > 1)
     {
         spans.push(sep());
-        spans.push(Span::styled(agent.clone(), theme.style(Role::StepAgent)));
+        spans.push(Span::styled(agent.clone(), theme.style(Paint::StepAgent)));
     }
     if step.kind != StepKind::Agent || step.tool.is_some() {
         spans.push(sep());
         spans.push(Span::styled(
             step.tool_name().to_string(),
-            theme.style(Role::StepTool),
+            theme.style(Paint::StepTool),
         ));
     }
     if step.is_error() {
         spans.push(sep());
-        spans.push(Span::styled("✗ error", theme.style(Role::StepError)));
+        spans.push(Span::styled("✗ error", theme.style(Paint::StepError)));
     }
     let mut facts = Vec::new();
     if let Some(code) = step.exit_code {
@@ -212,7 +212,7 @@ fn body(
     cancel: &AtomicBool,
 ) -> Option<()> {
     let mut highlighter = Highlighter::new(lang, theme, mode.highlight, observation);
-    w.continuation(Some(Span::styled("↪ ", theme.style(Role::Dim))));
+    w.continuation(Some(Span::styled("↪ ", theme.style(Paint::Dim))));
     let total = if fold.is_some() {
         text.lines().count()
     } else {
@@ -238,7 +238,7 @@ fn body(
                     "··· {} lines folded · {unfold_key} unfolds ···",
                     units::count(hidden as u64)
                 ),
-                theme.style(Role::FoldMarker),
+                theme.style(Paint::FoldMarker),
             )]);
         }
         if i >= head && i < tail_from {

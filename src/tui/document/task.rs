@@ -4,19 +4,19 @@
 use super::Writer;
 use crate::model::Trajectory;
 use crate::text::sanitise;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use crate::tui::units;
 use ratatui::text::Span;
 
 pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
-    let meta = theme.style(Role::SectionMeta);
-    let title = theme.style(Role::SectionTitle);
+    let meta = theme.style(Paint::SectionMeta);
+    let title = theme.style(Paint::SectionTitle);
     w.rule("TASK", "", title, meta);
     match trajectory.task.as_deref() {
-        Some(task) => w.text(&sanitise(task), theme.style(Role::Text)),
+        Some(task) => w.text(&sanitise(task), theme.style(Paint::Text)),
         None => w.text(
             "The log does not say what the task was.",
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         ),
     }
     w.blank();
@@ -97,7 +97,7 @@ pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
     for (label, value) in rows {
         w.spans(vec![
             Span::styled(format!("{label:<12}"), meta),
-            Span::styled(sanitise(&value).into_owned(), theme.style(Role::Text)),
+            Span::styled(sanitise(&value).into_owned(), theme.style(Paint::Text)),
         ]);
     }
 }

@@ -10,7 +10,7 @@ use crate::diff::{Agreement, FileSnapshot, SubmissionCheck};
 use crate::present::facts;
 use crate::present::language::Language;
 use crate::text::display_width;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::text::Span;
 use std::sync::atomic::AtomicBool;
 
@@ -24,13 +24,13 @@ pub fn write(
 ) -> Option<()> {
     let r = &analysis.reconstruction;
     let files = r.files_at(step);
-    let title = theme.style(Role::SectionTitle);
-    let meta = theme.style(Role::SectionMeta);
+    let title = theme.style(Paint::SectionTitle);
+    let meta = theme.style(Paint::SectionMeta);
     let edited = files.iter().filter(|f| f.edited).count();
     w.spans(vec![
         Span::styled(
             format!("Working tree after step {step}"),
-            theme.style(Role::Title),
+            theme.style(Paint::Title),
         ),
         Span::styled(
             format!(
@@ -44,7 +44,7 @@ pub fn write(
     w.blank();
     w.rule("FILES", "as far as the log shows them", title, meta);
     if files.is_empty() {
-        w.text("No file seen or edited yet.", theme.style(Role::Dim));
+        w.text("No file seen or edited yet.", theme.style(Paint::Dim));
     }
     let column = files
         .iter()
@@ -59,7 +59,7 @@ pub fn write(
     w.rule("CHANGE", &format!("start → step {step}"), title, meta);
     let changes = r.cumulative_at(step);
     if changes.is_empty() {
-        w.text("No file changed yet.", theme.style(Role::Dim));
+        w.text("No file changed yet.", theme.style(Paint::Dim));
     }
     for change in &changes {
         if w.full() {
@@ -71,13 +71,13 @@ pub fn write(
                 if let Some(note) = change.note.as_ref().filter(|n| d.note.as_ref() != Some(*n)) {
                     w.text(
                         &format!("! {}: {note}", change.path),
-                        theme.style(Role::FoldMarker),
+                        theme.style(Paint::FoldMarker),
                     );
                 }
                 diff_lines::write_file(w, d, theme, mode.highlight, cancel)?;
             }
             None => w.spans(vec![
-                Span::styled(change.path.clone(), theme.style(Role::Text)),
+                Span::styled(change.path.clone(), theme.style(Paint::Text)),
                 Span::styled(
                     format!(
                         "  content unknown: {}",
@@ -87,7 +87,7 @@ pub fn write(
                             .unwrap_or("the log does not show it")
                             .trim_start_matches("unknown: ")
                     ),
-                    theme.style(Role::FoldMarker),
+                    theme.style(Paint::FoldMarker),
                 ),
             ]),
         }
@@ -112,26 +112,26 @@ fn file_row(w: &mut Writer, f: &FileSnapshot, column: usize, theme: &Theme) {
     w.spans(vec![
         Span::styled(
             format!("{}{} ", f.path, " ".repeat(pad)),
-            theme.style(Role::Text),
+            theme.style(Paint::Text),
         ),
         Span::styled(
             format!("{role} · {state}"),
             theme.style(if f.edited {
-                Role::StepTool
+                Paint::StepTool
             } else {
-                Role::SectionMeta
+                Paint::SectionMeta
             }),
         ),
     ]);
     if let Some(lost) = &f.lost {
         w.text(
             &format!("  lost track: {lost}"),
-            theme.style(Role::FoldMarker),
+            theme.style(Paint::FoldMarker),
         );
     } else if let Some(doubt) = &f.doubt {
         w.text(
             &format!("  in doubt: {doubt}"),
-            theme.style(Role::FoldMarker),
+            theme.style(Paint::FoldMarker),
         );
     }
 }
@@ -145,11 +145,11 @@ fn submission(
     mode: Mode,
     cancel: &AtomicBool,
 ) -> Option<()> {
-    let title = theme.style(Role::SectionTitle);
-    let meta = theme.style(Role::SectionMeta);
+    let title = theme.style(Paint::SectionTitle);
+    let meta = theme.style(Paint::SectionMeta);
     let Some(check) = check else {
         w.rule("SUBMISSION", "", title, meta);
-        w.text("No patch was submitted.", theme.style(Role::Dim));
+        w.text("No patch was submitted.", theme.style(Paint::Dim));
         return Some(());
     };
     let (agree, differ, unknown) = check.counts();
@@ -162,7 +162,7 @@ fn submission(
     if step < last {
         w.text(
             &format!("The submitted patch against the tree after the last step ({last})."),
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         );
     }
     let column = check
@@ -174,20 +174,20 @@ fn submission(
         .min(40);
     for f in &check.files {
         let (text, role) = match &f.agreement {
-            Agreement::Agrees => ("✓ agrees".to_string(), Role::DiffAdded),
-            Agreement::Differs(why) => (format!("✗ DIFFERS: {why}"), Role::StepError),
-            Agreement::Unknown(why) => (format!("? unknown: {why}"), Role::FoldMarker),
-            Agreement::NotSubmitted => ("edited, not in the submission".into(), Role::Dim),
+            Agreement::Agrees => ("✓ agrees".to_string(), Paint::DiffAdded),
+            Agreement::Differs(why) => (format!("✗ DIFFERS: {why}"), Paint::StepError),
+            Agreement::Unknown(why) => (format!("? unknown: {why}"), Paint::FoldMarker),
+            Agreement::NotSubmitted => ("edited, not in the submission".into(), Paint::Dim),
             Agreement::NotInLog => (
                 "in the submission; the log shows no edit of it".into(),
-                Role::FoldMarker,
+                Paint::FoldMarker,
             ),
         };
         let pad = column.saturating_sub(display_width(&f.path));
         w.spans(vec![
             Span::styled(
                 format!("{}{} ", f.path, " ".repeat(pad)),
-                theme.style(Role::Text),
+                theme.style(Paint::Text),
             ),
             Span::styled(text, theme.style(role)),
         ]);

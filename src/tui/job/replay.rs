@@ -3,7 +3,7 @@
 //! shows it. The runtime runs it on the blocking pool (the prefix replay and the executor
 //! block); the harness runs it inline.
 
-use crate::backend::{AD_HOC, AdHoc, Backend, Sampling, select};
+use crate::backend::{AD_HOC, AdHoc, Backend, CancellationToken, Sampling, select};
 use crate::formats::{Loaded, load_file};
 use crate::model::TrajectorySummary;
 use crate::replay::StepOutcome;
@@ -15,34 +15,61 @@ use crate::replay::session::{
 };
 use crate::tui::effect::ReplayRequest;
 use crate::tui::msg::{Msg, ReplayMsg};
-use crate::tui::state::replay::Mode;
+use crate::tui::panel::replay::Mode;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How often the job looks whether it was told to stop.
+const STOP_POLL: Duration = Duration::from_millis(20);
 
 /// Runs `request` to its end from a blocking thread: on the runtime the thread belongs to
 /// (the app's), else on a runtime of its own (the harness has none). The prefix replay and
 /// the executor block, so the whole run holds a thread of the blocking pool.
-pub fn run_blocking(request: ReplayRequest, send: &(dyn Fn(Msg) -> bool + Sync)) {
-    let mut forward = |msg| {
-        send(msg);
-    };
-    match tokio::runtime::Handle::try_current() {
-        Ok(runtime) => runtime.block_on(run(request, &mut forward)),
-        Err(_) => match tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime.block_on(run(request, &mut forward)),
-            Err(err) => {
-                send(Msg::Notice(crate::tui::state::Notice::error(
-                    err.to_string(),
-                )));
+///
+/// `stop` is the job's flag in the runtime's job table (`Effect::Stop`): a watcher thread
+/// turns it into the cancellation the session takes, so it stops even while the executor
+/// blocks, and still reports how it ended.
+pub fn run_blocking(
+    request: ReplayRequest,
+    send: &(dyn Fn(Msg) -> bool + Sync),
+    stop: &AtomicBool,
+) {
+    let cancel = CancellationToken::new();
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    cancel.cancel();
+                    return;
+                }
+                std::thread::sleep(STOP_POLL);
             }
-        },
-    }
+        });
+        let mut forward = |msg| {
+            send(msg);
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => runtime.block_on(run(request, &cancel, &mut forward)),
+            Err(_) => match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime.block_on(run(request, &cancel, &mut forward)),
+                Err(err) => {
+                    send(Msg::Notice(crate::tui::state::Notice::error(
+                        err.to_string(),
+                    )));
+                }
+            },
+        }
+        finished.store(true, Ordering::Relaxed);
+    });
 }
 
-/// Runs `request` to its end, sending what happens through `send`.
-pub async fn run(request: ReplayRequest, send: &mut dyn FnMut(Msg)) {
+/// Runs `request` to its end, sending what happens through `send`; `cancel` stops it.
+pub async fn run(request: ReplayRequest, cancel: &CancellationToken, send: &mut dyn FnMut(Msg)) {
     let job = request.job;
     let mut say = |m: ReplayMsg| send(Msg::Replay(m));
     let backend = match backend(&request) {
@@ -57,8 +84,8 @@ pub async fn run(request: ReplayRequest, send: &mut dyn FnMut(Msg)) {
         }
     };
     let (outcome, error) = match request.mode {
-        Mode::Resample => resample(&request, &backend, &mut say).await,
-        Mode::Continue => continue_live(&request, &backend, &mut say).await,
+        Mode::Resample => resample(&request, cancel, &backend, &mut say).await,
+        Mode::Continue => continue_live(&request, cancel, &backend, &mut say).await,
     };
     say(ReplayMsg::Finished {
         job,
@@ -86,6 +113,7 @@ fn backend(request: &ReplayRequest) -> Result<Backend, String> {
 
 async fn resample(
     request: &ReplayRequest,
+    cancel: &CancellationToken,
     backend: &Backend,
     say: &mut dyn FnMut(ReplayMsg),
 ) -> (String, Option<String>) {
@@ -110,11 +138,10 @@ async fn resample(
             SessionEvent::Fork(path) => forks(job, path, say),
             _ => {}
         };
-        let sample =
-            match resample_one(point(request, backend), i, None, &request.cancel, &mut on).await {
-                Ok(sample) => sample,
-                Err(e) => return (format!("{done} of {n} samples"), Some(e.to_string())),
-            };
+        let sample = match resample_one(point(request, backend), i, None, cancel, &mut on).await {
+            Ok(sample) => sample,
+            Err(e) => return (format!("{done} of {n} samples"), Some(e.to_string())),
+        };
         done += 1;
         if let Some(e) = &sample.error {
             failed = Some(e.clone());
@@ -153,7 +180,7 @@ async fn resample(
             });
         }
         forks(job, &sample.fork, say);
-        if request.cancel.is_cancelled() {
+        if cancel.is_cancelled() {
             return (format!("cancelled after {done} of {n} samples"), None);
         }
     }
@@ -166,6 +193,7 @@ async fn resample(
 
 async fn continue_live(
     request: &ReplayRequest,
+    cancel: &CancellationToken,
     backend: &Backend,
     say: &mut dyn FnMut(ReplayMsg),
 ) -> (String, Option<String>) {
@@ -272,14 +300,7 @@ async fn continue_live(
             }
         }
     };
-    let done = continue_run(
-        point(request, backend),
-        1,
-        &options,
-        &request.cancel,
-        &mut on,
-    )
-    .await;
+    let done = continue_run(point(request, backend), 1, &options, cancel, &mut on).await;
     match done {
         Ok(run) => {
             forks(job, &run.fork, say);

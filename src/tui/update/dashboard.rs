@@ -36,7 +36,6 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     match (action, d.focus) {
         (Action::Back, Focus::Hits) => d.focus = Focus::Rules,
         (Action::Back, Focus::Rules) => state.screen = Screen::Run,
-        (Action::PickRules, _) => super::rule_picker::open(state),
         (Action::SwitchPane, Focus::Rules) | (Action::Open, Focus::Rules) => {
             if d.hits.is_empty() {
                 let name = d.selected_row().map_or("", |r| r.name.as_str());

@@ -1,12 +1,13 @@
-//! Keys that work everywhere: quit, help, the trajectory finder, run-wide search, failures.
+//! Keys that work everywhere: quit, help, the trajectory finder, run-wide search (the failures
+//! list opens itself: `panel/failures.rs`).
 
-use super::{finder, prompt};
+use super::prompt;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
-use crate::tui::state::help::HelpState;
-use crate::tui::state::list::ListCursor;
+use crate::tui::panel::finder;
+use crate::tui::panel::help::HelpState;
+use crate::tui::state::State;
 use crate::tui::state::prompt::PromptKind;
-use crate::tui::state::{Notice, Overlay, State};
 
 pub fn action(state: &mut State, action: Action, _fx: &mut Vec<Effect>) {
     match action {
@@ -14,17 +15,10 @@ pub fn action(state: &mut State, action: Action, _fx: &mut Vec<Effect>) {
         Action::Help => {
             let first = state.layers()[0];
             state.prompt = None;
-            state.overlay = Some(Overlay::Help(HelpState::new(&state.keymap, first)));
+            state.overlay = Some(HelpState::new(&state.keymap, first).into());
         }
-        Action::FindTrajectory => finder::open_trajectories(state),
+        Action::FindTrajectory => finder::update::open_trajectories(state),
         Action::SearchRun => prompt::open(state, PromptKind::Grep),
-        Action::Failures => {
-            if state.run.failures.is_empty() {
-                state.notice = Some(Notice::info("every file was read"));
-            } else {
-                state.overlay = Some(Overlay::Failures(ListCursor::default()));
-            }
-        }
         _ => {}
     }
 }

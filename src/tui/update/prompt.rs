@@ -1,8 +1,9 @@
 //! The text input at the bottom: typing, editing, and what Enter does for each kind.
 
-use super::{grep, labels, search};
+use super::{labels, search};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
+use crate::tui::panel::grep::update as grep;
 use crate::tui::state::prompt::{Prompt, PromptKind};
 use crate::tui::state::{Overlay, State};
 
@@ -32,7 +33,9 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                 PromptKind::Filter => {}
                 PromptKind::Grep => grep::start(state, &prompt.input, fx),
                 PromptKind::Label => labels::add(state, &prompt.input, fx),
-                PromptKind::Workspace => super::replay::set_workspace(state, &prompt.input),
+                PromptKind::Workspace => {
+                    crate::tui::panel::replay::update::set_workspace(state, &prompt.input)
+                }
                 PromptKind::AddRun => super::runs::add_run(state, &prompt.input, fx),
             }
         }

@@ -1,10 +1,11 @@
 //! The run table: moving, opening, sorting, filtering; and the run filling in as files load.
 
-use super::{compare, finder, list, opening, prompt};
+use super::{compare, list, opening, prompt};
 use crate::model::LoadFailure;
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::msg::FileOutcome;
+use crate::tui::panel::finder::update as finder;
 use crate::tui::state::State;
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::run::{Column, Sort};
@@ -38,7 +39,6 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::Mark => compare::mark(state),
         Action::Compare => compare::open(state, fx),
         Action::FailureModes => super::dashboard::open(state),
-        Action::PickRules => super::rule_picker::open(state),
         Action::Runs => super::runs::open(state),
         Action::AddRun => prompt::open(state, PromptKind::AddRun),
         _ => {}

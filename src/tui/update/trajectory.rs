@@ -3,9 +3,10 @@
 //! `opening.rs`, which the other screens use without coming back here.
 
 use super::opening::open;
-use super::{clipboard, finder, list, page, prompt, search};
+use super::{clipboard, list, page, prompt, search};
 use crate::tui::action::Action;
 use crate::tui::effect::{Effect, JobKey};
+use crate::tui::panel::finder::update as finder;
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::{Notice, Screen, State};
 
@@ -72,7 +73,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         Action::LabelStep => super::labels::ask(state),
         Action::UnlabelStep => super::labels::remove(state, fx),
         Action::ExportTrajectory | Action::ExportStep => super::export::action(state, action, fx),
-        Action::Replay => super::replay::open(state),
+        Action::Replay => crate::tui::panel::replay::update::open(state),
         other => page::action(state, other),
     }
 }

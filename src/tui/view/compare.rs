@@ -10,7 +10,7 @@ use crate::tui::document::compare as panes;
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::compare::{CompareView, Compared};
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -28,9 +28,9 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             None => format!(" reading {} and {}…", view.titles[0], view.titles[1]),
         };
         let role = if view.error.is_some() {
-            Role::StepError
+            Paint::StepError
         } else {
-            Role::Dim
+            Paint::Dim
         };
         frame.render_widget(Paragraph::new(text).style(theme.style(role)), area);
         return;
@@ -56,11 +56,11 @@ pub fn place(state: &State) -> String {
 }
 
 fn side_line(name: &str, t: &Trajectory, resolved: Option<bool>, theme: &Theme) -> Line<'static> {
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let (outcome, role) = match t.resolved.or(resolved) {
-        Some(true) => ("✓ resolved", Role::Resolved),
-        Some(false) => ("✗ unresolved", Role::Unresolved),
-        None => ("? not judged", Role::Unknown),
+        Some(true) => ("✓ resolved", Paint::Resolved),
+        Some(false) => ("✗ unresolved", Paint::Unresolved),
+        None => ("? not judged", Paint::Unknown),
     };
     let mut facts = vec![t.format.name().to_string()];
     if let Some(model) = &t.model {
@@ -71,8 +71,8 @@ fn side_line(name: &str, t: &Trajectory, resolved: Option<bool>, theme: &Theme) 
         facts.push(format!("exit {exit}"));
     }
     Line::from(vec![
-        Span::styled(format!(" {name} "), theme.style(Role::TabActive)),
-        Span::styled(format!(" {} ", t.instance_id), theme.style(Role::Title)),
+        Span::styled(format!(" {name} "), theme.style(Paint::TabActive)),
+        Span::styled(format!(" {} ", t.instance_id), theme.style(Paint::Title)),
         Span::styled(format!("· {} · ", facts.join(" · ")), meta),
         Span::styled(outcome, theme.style(role)),
         Span::styled(format!(" · {}", t.display_source()), meta),
@@ -99,27 +99,27 @@ fn header(view: &CompareView, c: &Compared, theme: &Theme, frame: &mut Frame, ar
         side_line("A", &c.a, view.resolved[0], theme),
         side_line("B", &c.b, view.resolved[1], theme),
         Line::from(vec![
-            Span::styled(summary, theme.style(Role::RunSummary)),
-            Span::styled(files, theme.style(Role::SectionMeta)),
+            Span::styled(summary, theme.style(Paint::RunSummary)),
+            Span::styled(files, theme.style(Paint::SectionMeta)),
         ]),
     ];
     if c.a.instance_id != c.b.instance_id {
         lines[2].spans.push(Span::styled(
             " · different instances",
-            theme.style(Role::FoldMarker),
+            theme.style(Paint::FoldMarker),
         ));
     }
     super::draw_rows(frame, area, lines);
 }
 
 /// `=`, `~`, `≠`, `<`, `>` and the colour of a pair.
-fn mark(pair: &AlignedPair) -> (&'static str, Role) {
+fn mark(pair: &AlignedPair) -> (&'static str, Paint) {
     match (pair.a, pair.b) {
-        (Some(_), None) => ("<", Role::DiffRemoved),
-        (None, Some(_)) => (">", Role::DiffAdded),
-        _ if pair.same => ("=", Role::Dim),
-        _ if pair.similarity >= 0.5 => ("~", Role::FoldMarker),
-        _ => ("≠", Role::StepError),
+        (Some(_), None) => ("<", Paint::DiffRemoved),
+        (None, Some(_)) => (">", Paint::DiffAdded),
+        _ if pair.same => ("=", Paint::Dim),
+        _ if pair.similarity >= 0.5 => ("~", Paint::FoldMarker),
+        _ => ("≠", Paint::StepError),
     }
 }
 
@@ -146,14 +146,14 @@ fn list(view: &CompareView, c: &Compared, theme: &Theme, frame: &mut Frame, area
         .map(|(i, pair)| {
             let (sign, role) = mark(pair);
             let base = if i == view.cursor.selected {
-                theme.style(Role::Text).patch(theme.style(Role::Selected))
+                theme.style(Paint::Text).patch(theme.style(Paint::Selected))
             } else {
-                theme.style(Role::Text)
+                theme.style(Paint::Text)
             };
             Line::from(vec![
                 Span::styled(format!(" {sign} "), base.patch(theme.style(role))),
                 Span::styled(cell(&c.a, pair.a, half), base),
-                Span::styled(" │", base.patch(theme.style(Role::SectionMeta))),
+                Span::styled(" │", base.patch(theme.style(Paint::SectionMeta))),
                 Span::styled(cell(&c.b, pair.b, half), base),
             ])
         });
@@ -219,13 +219,13 @@ fn panes_of(
     for (text, rect) in titles.iter().zip(l.titles) {
         let text = clip(text, usize::from(rect.width));
         frame.render_widget(
-            Paragraph::new(text).style(theme.style(Role::TabInactive)),
+            Paragraph::new(text).style(theme.style(Paint::TabInactive)),
             rect,
         );
     }
     super::draw_rows(frame, l.panes[0], a.iter().skip(scroll));
     super::draw_rows(frame, l.panes[1], b.iter().skip(scroll));
-    let bar = theme.style(Role::SectionMeta);
+    let bar = theme.style(Paint::SectionMeta);
     let divider = (0..l.divider.height).map(|_| Line::styled("│", bar));
     super::draw_rows(frame, l.divider, divider);
 }

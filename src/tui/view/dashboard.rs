@@ -7,7 +7,7 @@ use crate::text::{clip, display_width, one_line};
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::dashboard::{DashboardState, Focus};
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
@@ -26,7 +26,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     super::draw_rows(frame, l.header, [columns.header(&groups, theme)]);
     if d.rows.is_empty() {
         frame.render_widget(
-            Paragraph::new(" no rules to count (all disabled?)").style(theme.style(Role::Dim)),
+            Paragraph::new(" no rules to count (all disabled?)").style(theme.style(Paint::Dim)),
             l.rules,
         );
         return;
@@ -74,8 +74,8 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
         .map(|r| r.display().to_string())
         .collect();
     let line = Line::from(vec![
-        Span::styled(" trajscope · failure modes ", theme.style(Role::Title)),
-        Span::styled(roots.join(", "), theme.style(Role::Dim)),
+        Span::styled(" trajscope · failure modes ", theme.style(Paint::Title)),
+        Span::styled(roots.join(", "), theme.style(Paint::Dim)),
     ]);
     frame.render_widget(Paragraph::new(line), area);
     let p = &state.run.progress;
@@ -86,7 +86,7 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
         };
         frame.render_widget(
             Paragraph::new(text)
-                .style(theme.style(Role::Gauge))
+                .style(theme.style(Paint::Gauge))
                 .alignment(Alignment::Right),
             area,
         );
@@ -95,26 +95,26 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
 
 /// `16 trajectories: 8 resolved, 5 unresolved, 3 unknown · 2 labels`.
 fn summary(state: &State, groups: &Groups, theme: &Theme) -> Line<'static> {
-    let meta = theme.style(Role::RunSummary);
+    let meta = theme.style(Paint::RunSummary);
     let mut spans = vec![Span::styled(
         format!(" {} trajectories", groups.all()),
-        theme.style(Role::Title),
+        theme.style(Paint::Title),
     )];
     if groups.judged() {
         spans.push(Span::styled(": ", meta));
         spans.push(Span::styled(
             format!("{} resolved", groups.resolved),
-            theme.style(Role::Resolved),
+            theme.style(Paint::Resolved),
         ));
         spans.push(Span::styled(", ", meta));
         spans.push(Span::styled(
             format!("{} unresolved", groups.unresolved),
-            theme.style(Role::Unresolved),
+            theme.style(Paint::Unresolved),
         ));
         if groups.unknown > 0 {
             spans.push(Span::styled(
                 format!(", {} unknown", groups.unknown),
-                theme.style(Role::Unknown),
+                theme.style(Paint::Unknown),
             ));
         }
     } else {
@@ -127,7 +127,7 @@ fn summary(state: &State, groups: &Groups, theme: &Theme) -> Line<'static> {
     if !state.metrics.label_errors.is_empty() {
         spans.push(Span::styled(
             " · labels unreadable",
-            theme.style(Role::RunFailed),
+            theme.style(Paint::RunFailed),
         ));
     }
     Line::from(spans)
@@ -163,7 +163,7 @@ impl Columns {
     }
 
     fn header(&self, groups: &Groups, theme: &Theme) -> Line<'static> {
-        let style = theme.style(Role::RunHeader);
+        let style = theme.style(Paint::RunHeader);
         let mut text = format!(" {:<width$}", "RULE", width = self.name - 1);
         if self.counts {
             text.push_str(&format!("{:>7}{:>7}", "MATCHES", "STEPS"));
@@ -171,18 +171,18 @@ impl Columns {
         text.push_str(&format!("{:>7}", "TRAJS"));
         let mut spans = vec![Span::styled(text, style)];
         let column = self.bar + FIGURES + 2;
-        let headings: Vec<(String, Role)> = if groups.judged() {
+        let headings: Vec<(String, Paint)> = if groups.judged() {
             vec![
-                (format!("RESOLVED ({})", groups.resolved), Role::Resolved),
+                (format!("RESOLVED ({})", groups.resolved), Paint::Resolved),
                 (
                     format!("UNRESOLVED ({})", groups.unresolved),
-                    Role::Unresolved,
+                    Paint::Unresolved,
                 ),
             ]
         } else {
             vec![(
                 format!("WITH A MATCH (of {})", groups.all()),
-                Role::RunHeader,
+                Paint::RunHeader,
             )]
         };
         for (heading, role) in headings {
@@ -197,20 +197,20 @@ impl Columns {
 
     fn row(&self, row: &Row, selected: bool, groups: &Groups, theme: &Theme) -> Line<'static> {
         let base = if selected {
-            theme.style(Role::Text).patch(theme.style(Role::Selected))
+            theme.style(Paint::Text).patch(theme.style(Paint::Selected))
         } else {
-            theme.style(Role::Text)
+            theme.style(Paint::Text)
         };
         let all = row.counts.all;
         let quiet = all.trajectories == 0;
         let text_style = if quiet {
-            base.patch(theme.style(Role::Dim))
+            base.patch(theme.style(Paint::Dim))
         } else {
             base
         };
         let (mark, name_role) = match row.kind {
-            RowKind::Label => ("◆", Role::ScrollbarHit),
-            RowKind::Rule(_) => (" ", Role::Text),
+            RowKind::Label => ("◆", Paint::ScrollbarHit),
+            RowKind::Rule(_) => (" ", Paint::Text),
         };
         let name = clip(&one_line(&row.name, 200), self.name - 2).into_owned();
         let mut spans = vec![
@@ -223,13 +223,13 @@ impl Columns {
         }
         numbers.push_str(&format!("{:>7}", all.trajectories));
         spans.push(Span::styled(numbers, text_style));
-        let cells: Vec<(Counts, u64, Role)> = if groups.judged() {
+        let cells: Vec<(Counts, u64, Paint)> = if groups.judged() {
             vec![
-                (row.counts.resolved, groups.resolved, Role::Resolved),
-                (row.counts.unresolved, groups.unresolved, Role::Unresolved),
+                (row.counts.resolved, groups.resolved, Paint::Resolved),
+                (row.counts.unresolved, groups.unresolved, Paint::Unresolved),
             ]
         } else {
-            vec![(all, groups.all(), Role::Text)]
+            vec![(all, groups.all(), Paint::Text)]
         };
         for (counts, of, role) in cells.into_iter().take(self.bars) {
             let share = if of == 0 {
@@ -298,19 +298,19 @@ fn hits_title(state: &State, d: &DashboardState, frame: &mut Frame, area: Rect) 
         RowKind::Label => "labelled by hand (L on a step)".into(),
     };
     let focus = if d.focus == Focus::Hits {
-        theme.style(Role::Title)
+        theme.style(Paint::Title)
     } else {
-        theme.style(Role::SectionTitle)
+        theme.style(Paint::SectionTitle)
     };
     let mut spans = vec![
-        Span::styled("── ", theme.style(Role::Border)),
+        Span::styled("── ", theme.style(Paint::Border)),
         Span::styled(one_line(&row.name, 60), focus),
-        Span::styled(format!(" · {what}"), theme.style(Role::SectionMeta)),
+        Span::styled(format!(" · {what}"), theme.style(Paint::SectionMeta)),
     ];
     if !description.is_empty() {
         spans.push(Span::styled(
             format!(" · {}", one_line(&description, 300)),
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
@@ -325,7 +325,7 @@ fn hits(state: &State, d: &DashboardState, frame: &mut Frame, area: Rect) {
         } else {
             ""
         };
-        frame.render_widget(Paragraph::new(text).style(theme.style(Role::Dim)), area);
+        frame.render_widget(Paragraph::new(text).style(theme.style(Paint::Dim)), area);
         return;
     }
     let id_width = d
@@ -352,17 +352,17 @@ fn hits(state: &State, d: &DashboardState, frame: &mut Frame, area: Rect) {
             let hit = &d.hits[i];
             let selected = d.focus == Focus::Hits && i == d.hits_cursor.selected;
             let base = if selected {
-                theme.style(Role::Text).patch(theme.style(Role::Selected))
+                theme.style(Paint::Text).patch(theme.style(Paint::Selected))
             } else {
-                theme.style(Role::Text)
+                theme.style(Paint::Text)
             };
             let Some(t) = tally.trajectory(hit.trajectory) else {
                 return Line::default();
             };
             let (mark, role) = match t.resolved {
-                Some(true) => ("✓", Role::Resolved),
-                Some(false) => ("✗", Role::Unresolved),
-                None => ("?", Role::Unknown),
+                Some(true) => ("✓", Paint::Resolved),
+                Some(false) => ("✗", Paint::Unresolved),
+                None => ("?", Paint::Unknown),
             };
             let id = clip(&one_line(&t.instance_id, 200), id_width).into_owned();
             let times = if hit.matches > 1 {
@@ -378,10 +378,10 @@ fn hits(state: &State, d: &DashboardState, frame: &mut Frame, area: Rect) {
                 Span::styled(format!("{id:<id_width$}"), base),
                 Span::styled(
                     format!("  step {:>step_width$}", hit.step),
-                    base.patch(theme.style(Role::StepIndex)),
+                    base.patch(theme.style(Paint::StepIndex)),
                 ),
-                Span::styled(format!(" {times:<5}"), base.patch(theme.style(Role::Dim))),
-                Span::styled(source, base.patch(theme.style(Role::Dim))),
+                Span::styled(format!(" {times:<5}"), base.patch(theme.style(Paint::Dim))),
+                Span::styled(source, base.patch(theme.style(Paint::Dim))),
             ]);
             pad(line, usize::from(area.width), base)
         });

@@ -7,7 +7,7 @@ use crate::tui::document::{self, Document, Mode, Page};
 use crate::tui::search::Hit;
 use crate::tui::state::State;
 use crate::tui::state::trajectory::TrajectoryState;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -81,8 +81,8 @@ impl<'a> Highlights<'a> {
         Highlights {
             regex: search.query.as_ref().map(|q| &q.regex).filter(|_| applies),
             current_row,
-            hit: state.theme.style(Role::SearchHit),
-            current: state.theme.style(Role::SearchCurrent),
+            hit: state.theme.style(Paint::SearchHit),
+            current: state.theme.style(Paint::SearchCurrent),
         }
     }
 

@@ -3,7 +3,7 @@
 use crate::text::{clip, one_line};
 use crate::tui::state::State;
 use crate::tui::state::trajectory::TrajectoryState;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use crate::tui::units;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -12,12 +12,12 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect) {
     let theme = &state.theme;
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let sep = || Span::styled(" · ", meta);
     let Some(trajectory) = t.trajectory.as_ref() else {
         let line = Line::from(Span::styled(
             format!(" {}", t.title),
-            theme.style(Role::Title),
+            theme.style(Paint::Title),
         ));
         frame.render_widget(Paragraph::new(line), area);
         return;
@@ -33,32 +33,32 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
     let mut first = vec![
         Span::styled(
             format!(" {}", one_line(&trajectory.instance_id, 80)),
-            theme.style(Role::Title),
+            theme.style(Paint::Title),
         ),
         sep(),
         Span::styled(format, meta),
     ];
     if let Some(model) = &trajectory.model {
         first.push(sep());
-        first.push(Span::styled(one_line(model, 60), theme.style(Role::Text)));
+        first.push(Span::styled(one_line(model, 60), theme.style(Paint::Text)));
     }
     let (resolved, role) = match trajectory.resolved {
-        Some(true) => ("✓ resolved", Role::Resolved),
-        Some(false) => ("✗ unresolved", Role::Unresolved),
-        None => ("resolved ?", Role::Unknown),
+        Some(true) => ("✓ resolved", Paint::Resolved),
+        Some(false) => ("✗ unresolved", Paint::Unresolved),
+        None => ("resolved ?", Paint::Unknown),
     };
     let mut second = vec![
         Span::styled(" exit ", meta),
         Span::styled(
             one_line(trajectory.exit_status.as_deref().unwrap_or("-"), 40),
-            theme.style(Role::Text),
+            theme.style(Paint::Text),
         ),
         sep(),
         Span::styled(resolved, theme.style(role)),
         sep(),
         Span::styled(
             format!("{} steps", trajectory.step_count()),
-            theme.style(Role::Text),
+            theme.style(Paint::Text),
         ),
     ];
     let errors = t.steps.iter().filter(|s| s.error).count();
@@ -66,7 +66,7 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
         second.push(sep());
         second.push(Span::styled(
             format!("{errors} with errors"),
-            theme.style(Role::StepError),
+            theme.style(Paint::StepError),
         ));
     }
     let usage = trajectory.total_usage();
@@ -95,7 +95,7 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
     }
     if trajectory.parent.is_some() {
         second.push(sep());
-        second.push(Span::styled("sub-agent", theme.style(Role::StepAgent)));
+        second.push(Span::styled("sub-agent", theme.style(Paint::StepAgent)));
     }
     let task = trajectory
         .task
@@ -106,7 +106,7 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
         Span::styled(" task ", meta),
         Span::styled(
             clip(&task, usize::from(area.width)).into_owned(),
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         ),
     ];
     let text = vec![Line::from(first), Line::from(second), Line::from(third)];

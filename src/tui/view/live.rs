@@ -7,7 +7,7 @@ use crate::model::TrajectorySummary;
 use crate::text::one_line;
 use crate::tui::state::run::Column;
 use crate::tui::state::{Screen, State};
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use crate::tui::update::live::unseen_steps;
 use ratatui::text::Span;
 
@@ -18,18 +18,19 @@ pub fn cell(
     row: &TrajectorySummary,
     label: &str,
     column: Column,
-) -> Option<(String, Option<Role>)> {
+) -> Option<(String, Option<Paint>)> {
     if !state.live.active && state.live.running.is_empty() && state.live.alerts.is_empty() {
         return None;
     }
     let key = (row.path.clone(), row.source_index);
     match column {
         Column::Exit if state.live.is_running(&key) => {
-            Some(("● running".into(), Some(Role::Gauge)))
+            Some(("● running".into(), Some(Paint::Gauge)))
         }
-        Column::Instance if !state.live.alerts_of(&key).is_empty() => {
-            Some((format!("⚠ {}", one_line(label, 200)), Some(Role::StepError)))
-        }
+        Column::Instance if !state.live.alerts_of(&key).is_empty() => Some((
+            format!("⚠ {}", one_line(label, 200)),
+            Some(Paint::StepError),
+        )),
         _ => None,
     }
 }
@@ -42,14 +43,14 @@ pub fn summary(state: &State) -> Vec<Span<'static>> {
     if running > 0 {
         spans.push(Span::styled(
             format!(" · {running} running"),
-            theme.style(Role::Gauge),
+            theme.style(Paint::Gauge),
         ));
     }
     let alerts = state.live.alert_count();
     if alerts > 0 {
         spans.push(Span::styled(
             format!(" · ⚠ {alerts} alert{}", if alerts == 1 { "" } else { "s" }),
-            theme.style(Role::StepError),
+            theme.style(Paint::StepError),
         ));
     }
     spans
@@ -65,18 +66,21 @@ pub fn status(state: &State) -> Vec<Span<'static>> {
         if unseen > 0 {
             spans.push(Span::styled(
                 format!(" ▼ {unseen} new step{}", if unseen == 1 { "" } else { "s" }),
-                theme.style(Role::StatusNotice),
+                theme.style(Paint::StatusNotice),
             ));
         }
         if live.active && !live.follow {
-            spans.push(Span::styled(" follow off", theme.style(Role::StatusNotice)));
+            spans.push(Span::styled(
+                " follow off",
+                theme.style(Paint::StatusNotice),
+            ));
         }
         if let Some(t) = state.trajectory.as_ref() {
             let alerts = live.alerts_of(&(t.source.path.clone(), t.source.index));
             if let Some(last) = alerts.last() {
                 spans.push(Span::styled(
                     format!(" ⚠ {} @{}", last.rule, last.step),
-                    theme.style(Role::StatusError),
+                    theme.style(Paint::StatusError),
                 ));
             }
         }
@@ -85,16 +89,16 @@ pub fn status(state: &State) -> Vec<Span<'static>> {
         if alerts > 0 {
             spans.push(Span::styled(
                 format!(" ⚠ {alerts}"),
-                theme.style(Role::StatusError),
+                theme.style(Paint::StatusError),
             ));
         }
     }
     if live.polling.is_some() {
-        spans.push(Span::styled(" ⟳ polling", theme.style(Role::StatusNotice)));
+        spans.push(Span::styled(" ⟳ polling", theme.style(Paint::StatusNotice)));
     } else if live.stopped.is_some() {
         spans.push(Span::styled(
             " not watching",
-            theme.style(Role::StatusError),
+            theme.style(Paint::StatusError),
         ));
     }
     spans

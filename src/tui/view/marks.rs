@@ -4,7 +4,7 @@
 use crate::text::{display_width, one_line};
 use crate::tui::state::State;
 use crate::tui::state::metrics::StepMarks;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -31,7 +31,7 @@ pub fn split(state: &State, detail: Rect) -> (Option<(StepMarks, Rect)>, Rect) {
 
 pub fn render(state: &State, marks: &StepMarks, frame: &mut Frame, area: Rect) {
     let theme = &state.theme;
-    let meta = theme.style(Role::SectionMeta);
+    let meta = theme.style(Paint::SectionMeta);
     let width = usize::from(area.width);
     let mut lines = Vec::new();
     if !marks.rules.is_empty() {
@@ -44,7 +44,7 @@ pub fn render(state: &State, marks: &StepMarks, frame: &mut Frame, area: Rect) {
             " rules  ",
             names,
             width,
-            theme.style(Role::StepTool),
+            theme.style(Paint::StepTool),
             meta,
         ));
     }
@@ -53,7 +53,7 @@ pub fn render(state: &State, marks: &StepMarks, frame: &mut Frame, area: Rect) {
             .labels
             .iter()
             .map(|label| {
-                let mark = Span::styled("◆ ", theme.style(Role::ScrollbarHit));
+                let mark = Span::styled("◆ ", theme.style(Paint::ScrollbarHit));
                 (Some(mark), one_line(label, 80))
             })
             .collect();
@@ -61,7 +61,7 @@ pub fn render(state: &State, marks: &StepMarks, frame: &mut Frame, area: Rect) {
             " labels ",
             names,
             width,
-            theme.style(Role::Title),
+            theme.style(Paint::Title),
             meta,
         ));
     }

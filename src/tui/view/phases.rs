@@ -6,7 +6,7 @@ use crate::metrics::{Phases, TrajectoryKey};
 use crate::model::TrajectorySummary;
 use crate::tui::state::State;
 use crate::tui::state::run::Column;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 
 /// The cell of `column` for `row` when it shows phases; `None` for the others.
 pub fn cell(
@@ -14,7 +14,7 @@ pub fn cell(
     row: &TrajectorySummary,
     column: Column,
     width: u16,
-) -> Option<(String, Option<Role>)> {
+) -> Option<(String, Option<Paint>)> {
     if !matches!(column, Column::Phases | Column::Resolved) {
         return None;
     }
@@ -26,9 +26,9 @@ pub fn cell(
     let t = tally.trajectory(tally.find(&key)?)?;
     let phases = Phases::of(tally.matcher(), t);
     match column {
-        Column::Phases => Some((phases.strip(usize::from(width)), Some(Role::StepSummary))),
+        Column::Phases => Some((phases.strip(usize::from(width)), Some(Paint::StepSummary))),
         _ if phases.unverified_pass(row.resolved) => {
-            Some(("✓ yes !".to_string(), Some(Role::Unknown)))
+            Some(("✓ yes !".to_string(), Some(Paint::Unknown)))
         }
         _ => None,
     }

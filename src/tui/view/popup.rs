@@ -2,7 +2,7 @@
 
 use crate::tui::layout;
 use crate::tui::state::State;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -15,11 +15,11 @@ pub fn window(state: &State, frame: &mut Frame, area: Rect, title: &str) -> (Rec
     frame.render_widget(Clear, window);
     let block = Block::new()
         .borders(Borders::ALL)
-        .border_style(theme.style(Role::Border))
-        .style(theme.style(Role::Text))
+        .border_style(theme.style(Paint::Border))
+        .style(theme.style(Paint::Text))
         .title(Line::from(Span::styled(
             format!(" {title} "),
-            theme.style(Role::Title),
+            theme.style(Paint::Title),
         )));
     frame.render_widget(block, window);
     layout::overlay_body(window, true)

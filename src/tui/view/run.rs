@@ -9,7 +9,7 @@ use crate::tui::layer::Layer;
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::run::{Column, RunState};
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use crate::tui::units;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
@@ -29,7 +29,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     header(run, theme, frame, &columns);
     if run.visible.is_empty() {
         frame.render_widget(
-            Paragraph::new(empty_message(state)).style(theme.style(Role::Dim)),
+            Paragraph::new(empty_message(state)).style(theme.style(Paint::Dim)),
             l.body,
         );
         return;
@@ -43,9 +43,9 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         let row = &run.rows[index];
         let selected = position == run.cursor.selected;
         let base = if selected {
-            theme.style(Role::Text).patch(theme.style(Role::Selected))
+            theme.style(Paint::Text).patch(theme.style(Paint::Selected))
         } else {
-            theme.style(Role::Text)
+            theme.style(Paint::Text)
         };
         let line_y = l.body.y + y as u16;
         let buffer = frame.buffer_mut();
@@ -77,8 +77,8 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
         .map(|r| r.display().to_string())
         .collect();
     let text = Line::from(vec![
-        Span::styled(" trajscope ", theme.style(Role::Title)),
-        Span::styled(roots.join(", "), theme.style(Role::Dim)),
+        Span::styled(" trajscope ", theme.style(Paint::Title)),
+        Span::styled(roots.join(", "), theme.style(Paint::Dim)),
     ]);
     frame.render_widget(Paragraph::new(text), area);
     let p = &state.run.progress;
@@ -88,11 +88,13 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
             let note = format!(
                 "{n} file{} could not be read · {} lists ",
                 if n == 1 { "" } else { "s" },
-                state.keymap.key_name(Layer::Global, Action::Failures)
+                state
+                    .keymap
+                    .key_name(Layer::Global, Action::OpenPanel(Layer::Failures))
             );
             frame.render_widget(
                 Paragraph::new(note)
-                    .style(theme.style(Role::RunFailed))
+                    .style(theme.style(Paint::RunFailed))
                     .alignment(Alignment::Right),
                 area,
             );
@@ -120,15 +122,15 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
     let gauge = LineGauge::default()
         .ratio(ratio.clamp(0.0, 1.0))
         .label(label)
-        .filled_style(theme.style(Role::Gauge))
-        .unfilled_style(theme.style(Role::Dim));
+        .filled_style(theme.style(Paint::Gauge))
+        .unfilled_style(theme.style(Paint::Dim));
     frame.render_widget(gauge, gauge_area);
 }
 
 /// `12 trajectories · resolved 3/10 (30%) · cost $1.23 · mean 14.2 steps · 1 file failed`.
 fn summary(run: &RunState, theme: &Theme, width: usize) -> Line<'static> {
     let t = &run.totals;
-    let meta = theme.style(Role::RunSummary);
+    let meta = theme.style(Paint::RunSummary);
     let mut spans = Vec::new();
     let shown = if t.shown == run.rows.len() && run.applied.is_empty() {
         format!(" {} trajectories", t.shown)
@@ -140,13 +142,13 @@ fn summary(run: &RunState, theme: &Theme, width: usize) -> Line<'static> {
             run.filter
         )
     };
-    spans.push(Span::styled(shown, theme.style(Role::Title)));
+    spans.push(Span::styled(shown, theme.style(Paint::Title)));
     if t.judged > 0 {
         let rate = 100.0 * t.resolved as f64 / t.judged as f64;
         spans.push(Span::styled(" · resolved ", meta));
         spans.push(Span::styled(
             format!("{}/{} ({rate:.0}%)", t.resolved, t.judged),
-            theme.style(Role::Resolved),
+            theme.style(Paint::Resolved),
         ));
         spans.push(Span::styled(
             format!(" · from {}", verdict_files(run)),
@@ -228,9 +230,9 @@ fn header(run: &RunState, theme: &Theme, frame: &mut Frame, columns: &[(Column, 
             column.title().to_string()
         };
         let style = theme.style(if sorted {
-            Role::RunSorted
+            Paint::RunSorted
         } else {
-            Role::RunHeader
+            Paint::RunHeader
         });
         let alignment = if is_numeric(*column) {
             Alignment::Right
@@ -257,25 +259,25 @@ fn cell(
     row: &TrajectorySummary,
     label: &str,
     column: Column,
-) -> (String, Option<Role>) {
+) -> (String, Option<Paint>) {
     match column {
         Column::Instance => match &row.fork_of {
             Some(link) => (
                 format!("└ fork@{} {}", link.step, one_line(label, 200)),
-                Some(Role::SectionMeta),
+                Some(Paint::SectionMeta),
             ),
             None => (one_line(label, 200), None),
         },
-        Column::Format => (row.format.name().to_string(), Some(Role::Dim)),
+        Column::Format => (row.format.name().to_string(), Some(Paint::Dim)),
         Column::Steps => (row.steps.to_string(), None),
         Column::Exit => (
             one_line(row.exit_shown().as_deref().unwrap_or("-"), 60),
             None,
         ),
         Column::Resolved => match row.resolved {
-            Some(true) => ("✓ yes".into(), Some(Role::Resolved)),
-            Some(false) => ("✗ no".into(), Some(Role::Unresolved)),
-            None => ("?".into(), Some(Role::Unknown)),
+            Some(true) => ("✓ yes".into(), Some(Paint::Resolved)),
+            Some(false) => ("✗ no".into(), Some(Paint::Unresolved)),
+            None => ("?".into(), Some(Paint::Unknown)),
         },
         Column::Cost => (
             row.usage.cost.map_or("-".into(), |c| run.cost_cell(c)),
@@ -295,9 +297,9 @@ fn cell(
         }
         Column::Patch => (row.patch_lines.to_string(), None),
         Column::Errors if row.error_steps > 0 => {
-            (row.error_steps.to_string(), Some(Role::StepError))
+            (row.error_steps.to_string(), Some(Paint::StepError))
         }
-        Column::Errors => ("0".into(), Some(Role::Dim)),
+        Column::Errors => ("0".into(), Some(Paint::Dim)),
         // Drawn from the tally by `phases::cell`; blank until the rules have run.
         Column::Phases => (String::new(), None),
     }
@@ -316,7 +318,9 @@ fn empty_message(state: &State) -> String {
     } else if !run.failures.is_empty() {
         format!(
             " no trajectories could be read: {} lists the files and why",
-            state.keymap.key_name(Layer::Global, Action::Failures)
+            state
+                .keymap
+                .key_name(Layer::Global, Action::OpenPanel(Layer::Failures))
         )
     } else {
         " no trajectories found here".into()

@@ -6,7 +6,7 @@ use crate::text::{clip, display_width, one_line};
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::runs::{InstanceView, RunsFilter, letter};
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -24,8 +24,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     };
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled(" trajscope ", theme.style(Role::Title)),
-            Span::styled(title, theme.style(Role::Dim)),
+            Span::styled(" trajscope ", theme.style(Paint::Title)),
+            Span::styled(title, theme.style(Paint::Dim)),
         ])),
         l.title,
     );
@@ -52,8 +52,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         .enumerate()
         .flat_map(|(i, name)| {
             [
-                Span::styled(format!(" {} ", letter(i)), theme.style(Role::TabActive)),
-                Span::styled(format!(" {name}  "), theme.style(Role::Dim)),
+                Span::styled(format!(" {} ", letter(i)), theme.style(Paint::TabActive)),
+                Span::styled(format!(" {name}  "), theme.style(Paint::Dim)),
             ]
         })
         .collect();
@@ -89,7 +89,7 @@ fn summary(state: &State) -> Line<'static> {
             ks.join("/"),
             counts.join(" · ")
         ),
-        theme.style(Role::RunSummary),
+        theme.style(Paint::RunSummary),
     ))
 }
 
@@ -99,7 +99,7 @@ fn table(state: &State, frame: &mut Frame, header: Rect, body: Rect) {
     let n = state.run.roots.len();
     let (first, cell) = layout::runs_columns(body.width, n);
     let buffer = frame.buffer_mut();
-    let head = theme.style(Role::RunHeader);
+    let head = theme.style(Paint::RunHeader);
     buffer.set_stringn(header.x, header.y, " instance", usize::from(first), head);
     for i in 0..n {
         let x = header.x + first + cell * i as u16;
@@ -116,7 +116,7 @@ fn table(state: &State, frame: &mut Frame, header: Rect, body: Rect) {
             body.y,
             text,
             usize::from(body.width),
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         );
         return;
     }
@@ -128,9 +128,9 @@ fn table(state: &State, frame: &mut Frame, header: Rect, body: Rect) {
         let row = &runs.rows[runs.visible[position]];
         let line_y = body.y + y as u16;
         let base = if position == runs.cursor.selected {
-            theme.style(Role::Text).patch(theme.style(Role::Selected))
+            theme.style(Paint::Text).patch(theme.style(Paint::Selected))
         } else {
-            theme.style(Role::Text)
+            theme.style(Paint::Text)
         };
         buffer.set_style(Rect::new(body.x, line_y, body.width, 1), base);
         let name = clip(&row.instance_id, usize::from(first.saturating_sub(2))).into_owned();
@@ -138,12 +138,12 @@ fn table(state: &State, frame: &mut Frame, header: Rect, body: Rect) {
         for (i, c) in row.cells.iter().enumerate() {
             let x = body.x + first + cell * i as u16;
             let (text, role) = match c.and_then(|r| rows.get(r)) {
-                None => ("·".to_string(), Role::Dim),
+                None => ("·".to_string(), Paint::Dim),
                 Some(t) => {
                     let (mark, role) = match t.resolved {
-                        Some(true) => ("✓", Role::Resolved),
-                        Some(false) => ("✗", Role::Unresolved),
-                        None => ("?", Role::Unknown),
+                        Some(true) => ("✓", Paint::Resolved),
+                        Some(false) => ("✗", Paint::Unresolved),
+                        None => ("?", Paint::Unknown),
                     };
                     (format!("{mark} {}", t.steps), role)
                 }
@@ -165,7 +165,7 @@ fn instance(state: &State, view: &InstanceView, frame: &mut Frame, header: Rect,
                 " reading the trajectories of {}…",
                 view.instance_id
             ))
-            .style(theme.style(Role::Dim)),
+            .style(theme.style(Paint::Dim)),
             body,
         );
         return;
@@ -175,14 +175,14 @@ fn instance(state: &State, view: &InstanceView, frame: &mut Frame, header: Rect,
         let x = body.x + width * i as u16;
         let w = usize::from(width.saturating_sub(1));
         let (head, role) = match column {
-            None => ("no trajectory".to_string(), Role::Dim),
-            Some(Err(e)) => (format!("unreadable: {e}"), Role::StepError),
+            None => ("no trajectory".to_string(), Paint::Dim),
+            Some(Err(e)) => (format!("unreadable: {e}"), Paint::StepError),
             Some(Ok(t)) => {
                 let verdict = view.verdicts.get(i).copied().flatten();
                 let (mark, role) = match verdict.or(t.trajectory.resolved) {
-                    Some(true) => ("✓", Role::Resolved),
-                    Some(false) => ("✗", Role::Unresolved),
-                    None => ("?", Role::Unknown),
+                    Some(true) => ("✓", Paint::Resolved),
+                    Some(false) => ("✗", Paint::Unresolved),
+                    None => ("?", Paint::Unknown),
                 };
                 (
                     format!(
@@ -209,12 +209,12 @@ fn instance(state: &State, view: &InstanceView, frame: &mut Frame, header: Rect,
             let index = format!("{:>3} ", step.index);
             let text = one_line(&format!("{} {}", step.tool, step.summary), w);
             let role = if step.error {
-                Role::StepError
+                Paint::StepError
             } else {
-                Role::Text
+                Paint::Text
             };
             let line_y = body.y + y as u16;
-            buffer.set_stringn(x, line_y, &index, w, theme.style(Role::StepIndex));
+            buffer.set_stringn(x, line_y, &index, w, theme.style(Paint::StepIndex));
             let rest = w.saturating_sub(display_width(&index));
             buffer.set_stringn(
                 x + display_width(&index) as u16,

@@ -1,7 +1,7 @@
 //! A one-column scrollbar: where the visible part is, and marks (errors, search hits) at
 //! their place along the whole list, as lnav marks them.
 
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Paint, Theme};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
@@ -50,10 +50,10 @@ pub fn render(
         let (symbol, role) = match cell {
             // Ticks across the track: unlike the rows' own marks (`✗`, `●`), they read as
             // places along the whole list, not as one row's state.
-            Some(Mark::Hit) => ("╪", Role::ScrollbarHit),
-            Some(Mark::Error) => ("━", Role::ScrollbarError),
-            None if in_thumb => ("┃", Role::ScrollbarThumb),
-            None => ("│", Role::ScrollbarTrack),
+            Some(Mark::Hit) => ("╪", Paint::ScrollbarHit),
+            Some(Mark::Error) => ("━", Paint::ScrollbarError),
+            None if in_thumb => ("┃", Paint::ScrollbarThumb),
+            None => ("│", Paint::ScrollbarTrack),
         };
         let position = (area.x, area.y + y as u16);
         if let Some(c) = buffer.cell_mut(position) {

@@ -5,7 +5,7 @@ use crate::text::{clip, display_width};
 use crate::tui::action::Action;
 use crate::tui::layer::Layer;
 use crate::tui::state::{Screen, State};
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use crate::tui::units;
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -14,11 +14,11 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     let theme = &state.theme;
-    let bar = theme.style(Role::StatusBar);
+    let bar = theme.style(Paint::StatusBar);
     if let Some(prompt) = &state.prompt {
         let label = prompt.kind.label();
         let mut spans = vec![
-            Span::styled(label, theme.style(Role::StatusKey)),
+            Span::styled(label, theme.style(Paint::StatusKey)),
             Span::styled(prompt.input.clone(), bar),
         ];
         // A term that does not parse says so where it is typed (the last good filter stays).
@@ -27,7 +27,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
         {
             spans.push(Span::styled(
                 format!("  ✗ {error}"),
-                theme.style(Role::StatusError),
+                theme.style(Paint::StatusError),
             ));
         }
         let line = Line::from(spans);
@@ -39,20 +39,20 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     }
     let mut left = vec![Span::styled(
         format!(" {} ", place(state)),
-        theme.style(Role::StatusPlace),
+        theme.style(Paint::StatusPlace),
     )];
     left.extend(super::live::status(state));
     if let Some(notice) = &state.notice {
         let role = if notice.error {
-            Role::StatusError
+            Paint::StatusError
         } else {
-            Role::StatusNotice
+            Paint::StatusNotice
         };
         left.push(Span::styled(format!(" {}", notice.text), theme.style(role)));
     } else if let Some(info) = search_info(state) {
         left.push(Span::styled(
             format!(" {info}"),
-            theme.style(Role::StatusNotice),
+            theme.style(Paint::StatusNotice),
         ));
     }
     let used: usize = left.iter().map(|s| display_width(&s.content)).sum();
@@ -190,11 +190,11 @@ fn hints(state: &State, room: usize) -> Vec<Span<'static>> {
         used += width;
         spans.push(Span::styled(
             format!(" {key}"),
-            theme.style(Role::StatusKey),
+            theme.style(Paint::StatusKey),
         ));
         spans.push(Span::styled(
             format!(" {label} "),
-            theme.style(Role::StatusBar),
+            theme.style(Paint::StatusBar),
         ));
     }
     spans

@@ -5,7 +5,7 @@ use super::scrollbar::{self, Mark};
 use crate::text::{clip, display_width};
 use crate::tui::state::State;
 use crate::tui::state::trajectory::TrajectoryState;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -25,35 +25,35 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
         let step = &t.steps[position];
         let selected = position == t.cursor.selected;
         let base = if selected {
-            theme.style(Role::Text).patch(theme.style(Role::Selected))
+            theme.style(Paint::Text).patch(theme.style(Paint::Selected))
         } else {
-            theme.style(Role::Text)
+            theme.style(Paint::Text)
         };
         let hit = hits.is_some_and(|h| h.contains(&step.index));
         let mut spans = vec![
             Span::styled(
                 format!("{:>digits$} ", step.index),
-                base.patch(theme.style(Role::StepIndex)),
+                base.patch(theme.style(Paint::StepIndex)),
             ),
             Span::styled(
                 if step.error { "✗" } else { " " },
-                base.patch(theme.style(Role::StepError)),
+                base.patch(theme.style(Paint::StepError)),
             ),
             Span::styled(
                 if hit { "●" } else { " " },
-                base.patch(theme.style(Role::ScrollbarHit)),
+                base.patch(theme.style(Paint::ScrollbarHit)),
             ),
         ];
         if agent_width > 0 {
             let agent = step.agent.as_deref().unwrap_or("");
             spans.push(Span::styled(
                 format!("{:<agent_width$}", clip(agent, agent_width - 1)),
-                base.patch(theme.style(Role::StepAgent)),
+                base.patch(theme.style(Paint::StepAgent)),
             ));
         }
         spans.push(Span::styled(
             format!("{:<tool_width$} ", clip(&step.tool, tool_width)),
-            base.patch(theme.style(Role::StepTool)),
+            base.patch(theme.style(Paint::StepTool)),
         ));
         let labelled = !state.metrics.labels_at(&t.source, step.index).is_empty();
         let rules = match tallied.filter(|_| counts) {
@@ -72,9 +72,9 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
         let summary = clip(&step.summary, room);
         let pad = room.saturating_sub(display_width(&summary));
         let summary_role = if step.error {
-            Role::StepError
+            Paint::StepError
         } else {
-            Role::StepSummary
+            Paint::StepSummary
         };
         spans.push(Span::styled(
             summary.into_owned(),
@@ -84,10 +84,10 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect,
         if labelled {
             spans.push(Span::styled(
                 mark,
-                base.patch(theme.style(Role::ScrollbarHit)),
+                base.patch(theme.style(Paint::ScrollbarHit)),
             ));
         } else if !mark.is_empty() {
-            spans.push(Span::styled(mark, base.patch(theme.style(Role::Dim))));
+            spans.push(Span::styled(mark, base.patch(theme.style(Paint::Dim))));
         }
         lines.push(Line::from(spans));
     }

@@ -3,7 +3,7 @@
 use crate::tui::layout;
 use crate::tui::state::State;
 use crate::tui::state::trajectory::TrajectoryState;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::Paragraph;
@@ -12,9 +12,9 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
     let theme = &state.theme;
     for (page, rect) in layout::tabs(area) {
         let role = if page == t.page {
-            Role::TabActive
+            Paint::TabActive
         } else {
-            Role::TabInactive
+            Paint::TabInactive
         };
         frame.render_widget(
             Paragraph::new(layout::tab_label_in(page, rect.width)).style(theme.style(role)),

@@ -5,7 +5,7 @@ use crate::tui::action::Action;
 use crate::tui::layer::Layer;
 use crate::tui::layout;
 use crate::tui::state::State;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::Paragraph;
@@ -21,7 +21,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     if let Some(error) = &t.error {
         let text = format!(" Could not read this trajectory:\n {error}");
         frame.render_widget(
-            Paragraph::new(text).style(state.theme.style(Role::StepError)),
+            Paragraph::new(text).style(state.theme.style(Paint::StepError)),
             l.detail,
         );
         return;
@@ -29,7 +29,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     if t.trajectory.is_none() {
         let text = format!(" reading {}…", t.source.path.display());
         frame.render_widget(
-            Paragraph::new(text).style(state.theme.style(Role::Dim)),
+            Paragraph::new(text).style(state.theme.style(Paint::Dim)),
             l.detail,
         );
         return;
@@ -43,7 +43,7 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
             key(Action::ShowPatch)
         );
         frame.render_widget(
-            Paragraph::new(text).style(state.theme.style(Role::Dim)),
+            Paragraph::new(text).style(state.theme.style(Paint::Dim)),
             l.detail,
         );
         return;

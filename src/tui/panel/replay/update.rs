@@ -2,20 +2,19 @@
 //! asks before anything runs; the job's reports fill the output; Esc cancels a running job
 //! at once; the forks join the run table, and `c` compares the last one with its original.
 
-use super::compare;
-use crate::backend::CancellationToken;
 use crate::model::TrajectorySummary;
 use crate::replay::edit::answer::{answer_text, apply_answer_edit, recorded_answer};
 use crate::replay::edit::{apply_edit, edit_text};
 use crate::replay::input::context_at;
 use crate::tui::action::Action;
-use crate::tui::effect::{Effect, ReplayRequest};
+use crate::tui::effect::{Effect, JobKey, ReplayRequest};
 use crate::tui::msg::ReplayMsg;
 use crate::tui::state::prompt::{Prompt, PromptKind};
-use crate::tui::state::replay::{
-    Field, MAX_SAMPLES, MAX_STEPS, Mode, OutputBlock, Phase, ReplayPanel,
+use crate::tui::panel::replay::{
+    FormField, MAX_SAMPLES, MAX_STEPS, Mode, OutputBlock, Phase, ReplayPanel,
 };
 use crate::tui::state::{Notice, Overlay, State};
+use crate::tui::update::compare;
 
 /// `r` in a trajectory: the panel for the selected step.
 pub fn open(state: &mut State) {
@@ -75,7 +74,7 @@ pub fn open(state: &mut State) {
         binds: state.replay_setup.sandbox.binds.clone(),
         edited_answer: None,
         editing_answer: false,
-        field: Field::Backend,
+        field: FormField::Backend,
         phase: Phase::Form,
         log: Vec::new(),
         blocks: Vec::new(),
@@ -84,7 +83,7 @@ pub fn open(state: &mut State) {
         outcome: None,
         scroll: 0,
     };
-    state.overlay = Some(Overlay::Replay(Box::new(panel)));
+    state.overlay = Some(panel.into());
 }
 
 fn panel(state: &mut State) -> Option<&mut ReplayPanel> {
@@ -102,8 +101,8 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     match (&p.phase, action) {
         (_, Action::ScrollPageUp) => p.scroll = (p.scroll + SCROLL_ROWS).min(p.live_lines()),
         (_, Action::ScrollPageDown) => p.scroll = p.scroll.saturating_sub(SCROLL_ROWS),
-        (Phase::Running { cancel, .. }, Action::Back | Action::Cancel) => {
-            fx.push(Effect::CancelReplay(cancel.clone()));
+        (Phase::Running { .. }, Action::Back | Action::Cancel) => {
+            fx.push(Effect::Stop(JobKey::Replay));
             if let Phase::Running { cancelling, .. } = &mut p.phase {
                 *cancelling = true;
             }
@@ -134,12 +133,12 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
         (Phase::Form, Action::EditContext) => edit(state, fx),
         (Phase::Form, Action::EditAnswer) => edit_answer(state, fx),
         (Phase::Form, Action::Confirm) => match p.field {
-            Field::Workspace => {
+            FormField::Workspace => {
                 let initial = p.workspace.clone();
                 state.prompt = Some(Prompt::new(PromptKind::Workspace, &initial));
             }
-            Field::Context => edit(state, fx),
-            Field::Answer => edit_answer(state, fx),
+            FormField::Context => edit(state, fx),
+            FormField::Answer => edit_answer(state, fx),
             _ => ask(state, problem, fx),
         },
         (Phase::Form, Action::Start) => ask(state, problem, fx),
@@ -160,7 +159,7 @@ fn change(p: &mut ReplayPanel, up: bool) {
         }
     };
     match p.field {
-        Field::Backend if !p.backends.is_empty() => {
+        FormField::Backend if !p.backends.is_empty() => {
             let len = p.backends.len();
             p.backend = if up {
                 (p.backend + 1) % len
@@ -168,16 +167,16 @@ fn change(p: &mut ReplayPanel, up: bool) {
                 (p.backend + len - 1) % len
             };
         }
-        Field::Mode => {
+        FormField::Mode => {
             p.mode = match p.mode {
                 Mode::Resample => Mode::Continue,
                 Mode::Continue => Mode::Resample,
             };
         }
-        Field::Samples => p.samples = step(p.samples, MAX_SAMPLES),
-        Field::MaxSteps => p.max_steps = step(p.max_steps, MAX_STEPS),
-        Field::Sandbox => p.sandbox = !p.sandbox,
-        Field::Network => p.network = !p.network,
+        FormField::Samples => p.samples = step(p.samples, MAX_SAMPLES),
+        FormField::MaxSteps => p.max_steps = step(p.max_steps, MAX_STEPS),
+        FormField::Sandbox => p.sandbox = !p.sandbox,
+        FormField::Network => p.network = !p.network,
         _ => {}
     }
 }
@@ -259,7 +258,6 @@ fn start(state: &mut State, fx: &mut Vec<Effect>) {
     let (Ok(input), Some(backend)) = (&p.input, p.backend_name()) else {
         return;
     };
-    let cancel = CancellationToken::new();
     fx.push(Effect::Replay(Box::new(ReplayRequest {
         job,
         trajectory: p.trajectory.clone(),
@@ -275,11 +273,9 @@ fn start(state: &mut State, fx: &mut Vec<Effect>) {
         network: p.network,
         binds: p.binds.clone(),
         edited_answer: p.edited_answer.clone(),
-        cancel: cancel.clone(),
     })));
     p.phase = Phase::Running {
         job,
-        cancel,
         cancelling: false,
     };
     p.log.clear();
@@ -409,13 +405,13 @@ fn add_fork_rows(state: &mut State, forks: &[TrajectorySummary]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{deliver, press, run, send, trajectory};
+    use crate::tui::update::testing::{deliver, press, run, send, trajectory};
     use crate::backend::AdHoc;
     use crate::model::{Role, Trajectory};
-    use crate::tui::effect::{Effect, ReplayRequest};
+    use crate::tui::effect::{Effect, JobKey, ReplayRequest};
     use crate::tui::msg::{Msg, ReplayMsg};
     use crate::tui::state::compare::Other;
-    use crate::tui::state::replay::{Mode, Phase, ReplayPanel};
+    use crate::tui::panel::replay::{Mode, Phase, ReplayPanel};
     use crate::tui::state::{Overlay, Screen, State};
 
     /// The run with `a` open on 6 generated steps (with a task, so every step has a
@@ -523,14 +519,12 @@ mod tests {
         }
         assert_eq!(panel(&state).blocks[0].text, "I will run the tests");
         let effects = press(&mut state, "<Esc>");
-        let Some(token) = effects.iter().find_map(|e| match e {
-            Effect::CancelReplay(token) => Some(token),
-            _ => None,
-        }) else {
-            panic!("{effects:?}")
-        };
-        token.cancel();
-        assert!(request.cancel.is_cancelled(), "the job's own token");
+        assert!(
+            effects
+                .iter()
+                .any(|e| matches!(e, Effect::Stop(JobKey::Replay))),
+            "the replay job is stopped, its reports still taken: {effects:?}"
+        );
         assert!(matches!(
             panel(&state).phase,
             Phase::Running {
@@ -705,7 +699,7 @@ mod tests {
         press(&mut state, "jr");
         let effects = press(&mut state, "s");
         let job = requests(&effects)[0].job;
-        let mut fork = super::super::testing::summary("a", 2, 0.0, None);
+        let mut fork = crate::tui::update::testing::summary("a", 2, 0.0, None);
         fork.path = "run/a.fork-k2-1.trajscope.json".into();
         fork.fork_of = Some(crate::model::ForkLink {
             parent: "run/a.traj".into(),

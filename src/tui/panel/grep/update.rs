@@ -1,13 +1,13 @@
 //! The run-wide search: starting it, taking results as files are searched, opening one.
 
-use super::{list, opening, prompt};
 use crate::metrics::SearchError;
 use crate::tui::action::Action;
 use crate::tui::effect::{Effect, JobKey};
 use crate::tui::search::Query;
-use crate::tui::state::grep::{GrepMatch, GrepState};
+use crate::tui::panel::grep::{GrepMatch, GrepState};
 use crate::tui::state::prompt::PromptKind;
 use crate::tui::state::{Notice, Overlay, State};
+use crate::tui::update::{list, opening, prompt};
 
 pub fn start(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
     let query = match Query::new(text) {
@@ -22,11 +22,14 @@ pub fn start(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
     files.sort();
     files.dedup();
     let id = state.next_id();
-    state.overlay = Some(Overlay::Grep(GrepState::new(
-        id,
-        query.clone(),
-        files.len(),
-    )));
+    state.overlay = Some(
+        GrepState::new(
+            id,
+            query.clone(),
+            files.len(),
+        )
+        .into(),
+    );
     fx.push(Effect::Grep { id, query, files });
 }
 
@@ -89,7 +92,7 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
                     && let Some(loaded) = t.trajectory.clone()
                 {
                     let id = t.id;
-                    super::search::run(state, query, id, loaded, fx);
+                    crate::tui::update::search::run(state, query, id, loaded, fx);
                 }
             }
         }
@@ -99,11 +102,11 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{press, run, send};
+    use crate::tui::update::testing::{press, run, send};
     use crate::tui::effect::{Effect, JobKey};
     use crate::tui::msg::Msg;
     use crate::tui::search::{Field, StepMatch};
-    use crate::tui::state::grep::GrepMatch;
+    use crate::tui::panel::grep::GrepMatch;
     use crate::tui::state::trajectory::TrajectoryRef;
     use crate::tui::state::{Overlay, Screen};
 

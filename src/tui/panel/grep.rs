@@ -1,8 +1,15 @@
 //! The run-wide search: which trajectories and steps contain a string, filled in as the
 //! files are searched.
 
-use super::list::ListCursor;
-use super::trajectory::TrajectoryRef;
+pub mod update;
+mod view;
+
+use super::{Panel, Scrolled};
+use crate::tui::action::Action;
+use crate::tui::effect::Effect;
+use crate::tui::state::State;
+use crate::tui::state::list::ListCursor;
+use crate::tui::state::trajectory::TrajectoryRef;
 use crate::tui::search::{Query, StepMatch};
 
 /// One trajectory with matches.
@@ -101,6 +108,32 @@ impl GrepState {
                 &self.found[t],
                 self.found[t].steps.get(STEPS_SHOWN).map(|s| s.step),
             )),
+        }
+    }
+}
+
+impl Panel for GrepState {
+    const NAME: &'static str = "grep";
+    const TITLE: &'static str = "Run-wide search results";
+    const HINTS: &'static [(Action, &'static str)] = &[
+        (Action::Open, "open"),
+        (Action::SearchRun, "new search"),
+        (Action::Back, "close"),
+    ];
+    const KEYS: &'static str = include_str!("grep/keys.toml");
+
+    fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+        update::action(state, action, fx);
+    }
+
+    fn render(&self, state: &State, frame: &mut ratatui::Frame, area: ratatui::layout::Rect) {
+        view::render(state, self, frame, area);
+    }
+
+    fn scrolled(&mut self, _failures: usize, _width: usize) -> Scrolled<'_> {
+        Scrolled::Rows {
+            cursor: &mut self.cursor,
+            len: self.lines.len(),
         }
     }
 }

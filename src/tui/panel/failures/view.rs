@@ -1,11 +1,11 @@
 //! The window listing files that could not be read, each with its one-line error,
 //! wrapped; the cursor scrolls by file.
 
-use super::popup;
 use crate::text::sanitise;
 use crate::tui::state::State;
 use crate::tui::state::list::ListCursor;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
+use crate::tui::view::popup;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -22,7 +22,7 @@ pub fn render(state: &State, cursor: &ListCursor, frame: &mut Frame, area: Rect)
         1 => "1 trajectory opened normally.".to_string(),
         n => format!("{n} trajectories opened normally."),
     };
-    frame.render_widget(Paragraph::new(note).style(theme.style(Role::Dim)), header);
+    frame.render_widget(Paragraph::new(note).style(theme.style(Paint::Dim)), header);
     let lines: Vec<Line> = failures
         .iter()
         .skip(cursor.selected)
@@ -30,7 +30,7 @@ pub fn render(state: &State, cursor: &ListCursor, frame: &mut Frame, area: Rect)
         .map(|failure| {
             Line::styled(
                 sanitise(&failure.message).into_owned(),
-                theme.style(Role::RunFailed),
+                theme.style(Paint::RunFailed),
             )
         })
         .collect();

@@ -1,11 +1,11 @@
 //! The fuzzy finder window: the input, the count, and the best matches with the matched
 //! characters highlighted.
 
-use super::popup;
 use crate::text::clip;
 use crate::tui::state::State;
-use crate::tui::state::finder::FinderState;
-use crate::tui::theme::Role;
+use crate::tui::panel::finder::FinderState;
+use crate::tui::theme::Paint;
+use crate::tui::view::popup;
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
@@ -21,8 +21,8 @@ pub fn render(state: &State, finder: &FinderState, frame: &mut Frame, area: Rect
     );
     let (input, list) = popup::window(state, frame, area, &title);
     let line = Line::from(vec![
-        Span::styled("> ", theme.style(Role::FinderPrompt)),
-        Span::styled(finder.input.clone(), theme.style(Role::Text)),
+        Span::styled("> ", theme.style(Paint::FinderPrompt)),
+        Span::styled(finder.input.clone(), theme.style(Paint::Text)),
     ]);
     frame.render_widget(Paragraph::new(line), input);
     let x = input.x + 2 + crate::text::display_width(&finder.input) as u16;
@@ -41,11 +41,11 @@ pub fn render(state: &State, finder: &FinderState, frame: &mut Frame, area: Rect
         .take(usize::from(list.height))
         .map(|(i, m)| {
             let base = if i == finder.cursor.selected {
-                theme.style(Role::Text).patch(theme.style(Role::Selected))
+                theme.style(Paint::Text).patch(theme.style(Paint::Selected))
             } else {
-                theme.style(Role::Text)
+                theme.style(Paint::Text)
             };
-            let matched = base.patch(theme.style(Role::FinderMatch));
+            let matched = base.patch(theme.style(Paint::FinderMatch));
             let text = clip(&finder.items[m.item].text, width).into_owned();
             let mut spans: Vec<Span> = Vec::new();
             let mut run = String::new();
@@ -69,7 +69,7 @@ pub fn render(state: &State, finder: &FinderState, frame: &mut Frame, area: Rect
         .collect();
     if lines.is_empty() {
         frame.render_widget(
-            Paragraph::new(" nothing matches").style(theme.style(Role::Dim)),
+            Paragraph::new(" nothing matches").style(theme.style(Paint::Dim)),
             list,
         );
     } else {

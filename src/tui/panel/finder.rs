@@ -2,7 +2,14 @@
 //! of the open trajectory. Narrows as the user types; matching a few thousand short lines
 //! takes about a millisecond, so it runs in `update`, not in a job.
 
-use super::list::ListCursor;
+pub mod update;
+mod view;
+
+use super::{Panel, Scrolled};
+use crate::tui::action::Action;
+use crate::tui::effect::Effect;
+use crate::tui::state::State;
+use crate::tui::state::list::ListCursor;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
 
@@ -100,6 +107,34 @@ impl FinderState {
     pub fn selected_target(&self) -> Option<FinderTarget> {
         let m = self.matches.get(self.cursor.selected)?;
         Some(self.items[m.item].target)
+    }
+}
+
+impl Panel for FinderState {
+    const NAME: &'static str = "finder";
+    const TITLE: &'static str = "Fuzzy finder";
+    const HINTS: &'static [(Action, &'static str)] =
+        &[(Action::Confirm, "open"), (Action::Cancel, "close")];
+    const KEYS: &'static str = include_str!("finder/keys.toml");
+    const TAKES_TEXT: bool = true;
+
+    fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+        update::action(state, action, fx);
+    }
+
+    fn type_char(state: &mut State, c: char, _fx: &mut Vec<Effect>) {
+        update::type_char(state, c);
+    }
+
+    fn render(&self, state: &State, frame: &mut ratatui::Frame, area: ratatui::layout::Rect) {
+        view::render(state, self, frame, area);
+    }
+
+    fn scrolled(&mut self, _failures: usize, _width: usize) -> Scrolled<'_> {
+        Scrolled::Rows {
+            cursor: &mut self.cursor,
+            len: self.matches.len(),
+        }
     }
 }
 

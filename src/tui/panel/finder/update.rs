@@ -1,11 +1,11 @@
 //! The fuzzy finder: opening it over trajectories or steps, typing, choosing.
 
-use super::{list, opening};
 use crate::tui::action::Action;
 use crate::tui::document::Page;
 use crate::tui::effect::Effect;
-use crate::tui::state::finder::{FinderItem, FinderKind, FinderState, FinderTarget};
+use crate::tui::panel::finder::{FinderItem, FinderKind, FinderState, FinderTarget};
 use crate::tui::state::{Notice, Overlay, State};
+use crate::tui::update::{list, opening};
 
 pub fn open_trajectories(state: &mut State) {
     if state.run.rows.is_empty() {
@@ -25,10 +25,13 @@ pub fn open_trajectories(state: &mut State) {
         })
         .collect();
     state.prompt = None;
-    state.overlay = Some(Overlay::Finder(FinderState::new(
+    state.overlay = Some(
+        FinderState::new(
         FinderKind::Trajectories,
         items,
-    )));
+        )
+        .into(),
+    );
 }
 
 pub fn open_steps(state: &mut State) {
@@ -50,7 +53,7 @@ pub fn open_steps(state: &mut State) {
             }
         })
         .collect();
-    state.overlay = Some(Overlay::Finder(FinderState::new(FinderKind::Steps, items)));
+    state.overlay = Some(FinderState::new(FinderKind::Steps, items).into());
 }
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
@@ -102,7 +105,7 @@ pub fn type_char(state: &mut State, c: char) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{opened, press, run};
+    use crate::tui::update::testing::{opened, press, run};
     use crate::tui::effect::Effect;
     use crate::tui::state::{Overlay, Screen};
 

@@ -1,10 +1,10 @@
 //! The start-up window listing every problem found in the user's configuration.
 
-use super::popup;
 use crate::tui::action::Action;
 use crate::tui::layer::Layer;
 use crate::tui::state::State;
-use crate::tui::theme::Role;
+use crate::tui::theme::Paint;
+use crate::tui::view::popup;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -19,12 +19,12 @@ pub fn render(state: &State, problems: &[String], frame: &mut Frame, area: Rect)
         Paragraph::new(format!(
             "These entries were ignored and their defaults used. {close} to continue."
         ))
-        .style(theme.style(Role::Dim)),
+        .style(theme.style(Paint::Dim)),
         header,
     );
     let lines: Vec<Line> = problems
         .iter()
-        .map(|p| Line::styled(format!("• {p}"), theme.style(Role::RunFailed)))
+        .map(|p| Line::styled(format!("• {p}"), theme.style(Paint::RunFailed)))
         .collect();
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), list);
 }

@@ -2,7 +2,14 @@
 //! of by restarting with `--rules NAME` / `--only-rules NAME`. `default` stands for the
 //! default rules together with the user's own `rules.toml`, as at start-up.
 
-use super::list::ListCursor;
+mod update;
+mod view;
+
+use super::{Opener, Panel, Scrolled};
+use crate::tui::action::Action;
+use crate::tui::effect::Effect;
+use crate::tui::state::State;
+use crate::tui::state::list::ListCursor;
 use crate::metrics::pack::{DEFAULT_PACK, PACKS, PackInfo};
 use crate::metrics::{Matcher, RuleOptions};
 use std::path::PathBuf;
@@ -75,5 +82,39 @@ impl RulePicker {
                 user_file: None,
             }
         })
+    }
+}
+
+impl Panel for RulePicker {
+    const NAME: &'static str = "rules";
+    const TITLE: &'static str = "Rule packs (which built-in packs the failure-mode tally uses)";
+    const HINTS: &'static [(Action, &'static str)] = &[
+        (Action::Toggle, "tick"),
+        (Action::Confirm, "count again"),
+        (Action::Back, "close"),
+    ];
+    const KEYS: &'static str = include_str!("rule_picker/keys.toml");
+    const OPENER: Option<Opener> = Some(Opener {
+        name: "pick_rules",
+        help: "choose the rule packs the failure-mode tally uses",
+    });
+
+    fn open(state: &mut State, _fx: &mut Vec<Effect>) {
+        update::open(state);
+    }
+
+    fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+        update::action(state, action, fx);
+    }
+
+    fn render(&self, state: &State, frame: &mut ratatui::Frame, area: ratatui::layout::Rect) {
+        view::render(state, self, frame, area);
+    }
+
+    fn scrolled(&mut self, _failures: usize, _width: usize) -> Scrolled<'_> {
+        Scrolled::Rows {
+            cursor: &mut self.cursor,
+            len: self.packs.len(),
+        }
     }
 }

@@ -2,14 +2,14 @@
 //! loads the run again under them (through the run cache, so a run already read is counted
 //! anew at the speed of the tally), as starting over with `--rules`/`--only-rules` would.
 
-use super::list;
 use crate::metrics::{Matcher, RuleSet};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::state::dashboard::DashboardState;
 use crate::tui::state::documents::Documents;
 use crate::tui::state::metrics::MetricsState;
-use crate::tui::state::rule_picker::RulePicker;
+use crate::tui::panel::rule_picker::RulePicker;
+use crate::tui::update::list;
 use crate::tui::state::run::RunState;
 use crate::tui::state::search::SearchState;
 use crate::tui::state::{Notice, Overlay, Screen, State};
@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 /// Opens the picker on the packs the tally uses now.
 pub fn open(state: &mut State) {
-    state.overlay = Some(Overlay::RulePicker(RulePicker::new(state.metrics.rules())));
+    state.overlay = Some(RulePicker::new(state.metrics.rules()).into());
 }
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
@@ -86,12 +86,12 @@ fn reload(state: &mut State, rules: Arc<Matcher>, fx: &mut Vec<Effect>) {
     if matches!(state.screen, Screen::Trajectory | Screen::Compare) {
         state.screen = Screen::Run;
     }
-    fx.extend(super::start(state));
+    fx.extend(crate::tui::update::start(state));
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{press, run};
+    use crate::tui::update::testing::{press, run};
     use crate::tui::effect::Effect;
     use crate::tui::state::{Overlay, Screen};
 

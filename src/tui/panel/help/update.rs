@@ -1,9 +1,9 @@
 //! The help screen: scrolling and closing.
 
-use super::list::page_height;
 use crate::tui::action::Action;
 use crate::tui::layout;
 use crate::tui::state::{Overlay, State};
+use crate::tui::update::list::page_height;
 
 pub fn action(state: &mut State, action: Action) {
     let page = page_height(state);

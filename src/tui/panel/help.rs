@@ -1,5 +1,12 @@
 //! The help screen: every key, generated from the keymap, the current screen's keys first.
 
+mod update;
+mod view;
+
+use super::{Panel, Scrolled};
+use crate::tui::action::Action;
+use crate::tui::effect::Effect;
+use crate::tui::state::State;
 use crate::tui::keymap::{Key, Keymap};
 use crate::tui::layer::Layer;
 
@@ -181,6 +188,30 @@ pub fn lines(keymap: &Keymap, first: Layer) -> Vec<HelpLine> {
         out.push(HelpLine::Term { term, help });
     }
     out
+}
+
+impl Panel for HelpState {
+    const NAME: &'static str = "help";
+    const TITLE: &'static str = "This help";
+    const HINTS: &'static [(Action, &'static str)] = &[(Action::Back, "close")];
+    const KEYS: &'static str = include_str!("help/keys.toml");
+
+    fn action(state: &mut State, action: Action, _fx: &mut Vec<Effect>) {
+        update::action(state, action);
+    }
+
+    fn render(&self, state: &State, frame: &mut ratatui::Frame, area: ratatui::layout::Rect) {
+        view::render(state, self, frame, area);
+    }
+
+    fn scrolled(&mut self, _failures: usize, width: usize) -> Scrolled<'_> {
+        // The help wraps: its scroll is over the lines as shown.
+        let lines = self.rows(width).len();
+        Scrolled::Text {
+            scroll: &mut self.scroll,
+            lines,
+        }
+    }
 }
 
 #[cfg(test)]

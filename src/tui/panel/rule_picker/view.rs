@@ -1,14 +1,14 @@
 //! The rule picker's window: one row per built-in pack, ticked where the tally uses it, with
 //! its rule count, version and source; the selected pack's description below the list.
 
-use super::popup;
 use crate::metrics::pack::DEFAULT_PACK;
 use crate::text::one_line;
 use crate::tui::action::Action;
 use crate::tui::layer::Layer;
 use crate::tui::state::State;
-use crate::tui::state::rule_picker::RulePicker;
-use crate::tui::theme::Role;
+use crate::tui::panel::rule_picker::RulePicker;
+use crate::tui::theme::Paint;
+use crate::tui::view::popup;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -25,7 +25,7 @@ pub fn render(state: &State, picker: &RulePicker, frame: &mut Frame, area: Rect)
             key(Action::Confirm),
             key(Action::Back)
         ))
-        .style(theme.style(Role::Dim)),
+        .style(theme.style(Paint::Dim)),
         header,
     );
     let width = usize::from(list.width);
@@ -33,9 +33,9 @@ pub fn render(state: &State, picker: &RulePicker, frame: &mut Frame, area: Rect)
     for (i, pack) in picker.packs.iter().enumerate() {
         let selected = i == picker.cursor.selected;
         let base = if selected {
-            theme.style(Role::Text).patch(theme.style(Role::Selected))
+            theme.style(Paint::Text).patch(theme.style(Paint::Selected))
         } else {
-            theme.style(Role::Text)
+            theme.style(Paint::Text)
         };
         let tick = if pack.on { "[x]" } else { "[ ]" };
         let info = &pack.info;
@@ -54,7 +54,7 @@ pub fn render(state: &State, picker: &RulePicker, frame: &mut Frame, area: Rect)
             texts.push("Ticked, your own rules.toml counts with it, as at start-up.".into());
         }
         for text in texts.into_iter().filter(|t| !t.is_empty()) {
-            lines.push(Line::styled(text, theme.style(Role::Dim)));
+            lines.push(Line::styled(text, theme.style(Paint::Dim)));
         }
     }
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), list);

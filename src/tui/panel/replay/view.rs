@@ -2,13 +2,13 @@
 //! recorded answer of the step on the left and the live output on the right, following its
 //! end as tokens stream in.
 
-use super::popup;
 use crate::text::{sanitise, wrap};
 use crate::tui::action::Action;
 use crate::tui::layer::Layer;
 use crate::tui::state::State;
-use crate::tui::state::replay::{Field, Mode, Phase, ReplayPanel};
-use crate::tui::theme::Role;
+use crate::tui::panel::replay::{FormField, Mode, Phase, ReplayPanel};
+use crate::tui::theme::Paint;
+use crate::tui::view::{draw_rows, popup};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -29,11 +29,11 @@ pub fn render(state: &State, p: &ReplayPanel, frame: &mut Frame, area: Rect) {
             if let Some(note) = &input.note {
                 text.push_str(&format!(": {note}"));
             }
-            Span::styled(text, theme.style(Role::SectionMeta))
+            Span::styled(text, theme.style(Paint::SectionMeta))
         }
-        Err(e) => Span::styled(e.clone(), theme.style(Role::StatusError)),
+        Err(e) => Span::styled(e.clone(), theme.style(Paint::StatusError)),
     };
-    super::draw_rows(frame, header, [Line::from(context)]);
+    draw_rows(frame, header, [Line::from(context)]);
 
     let top = top_lines(state, p, body.width);
     let top_height = (top.len() as u16).min(body.height / 2);
@@ -44,12 +44,12 @@ pub fn render(state: &State, p: &ReplayPanel, frame: &mut Frame, area: Rect) {
         Constraint::Length(1),
     ])
     .areas(body);
-    super::draw_rows(frame, top_area, top);
+    draw_rows(frame, top_area, top);
     let rule_line = Line::styled(
         "─".repeat(usize::from(rule.width)),
-        theme.style(Role::Border),
+        theme.style(Paint::Border),
     );
-    super::draw_rows(frame, rule, [rule_line]);
+    draw_rows(frame, rule, [rule_line]);
     let [left, gap, right] = Layout::horizontal([
         Constraint::Percentage(40),
         Constraint::Length(1),
@@ -59,22 +59,22 @@ pub fn render(state: &State, p: &ReplayPanel, frame: &mut Frame, area: Rect) {
     for y in gap.y..gap.bottom() {
         frame
             .buffer_mut()
-            .set_string(gap.x, y, "│", theme.style(Role::Border));
+            .set_string(gap.x, y, "│", theme.style(Paint::Border));
     }
-    super::draw_rows(frame, left, recorded_lines(state, p, left.width));
+    draw_rows(frame, left, recorded_lines(state, p, left.width));
     let live = live_lines(state, p, right.width);
     let height = usize::from(right.height);
     let newest = live.len().saturating_sub(height);
     let skip = newest.saturating_sub(p.scroll);
-    super::draw_rows(frame, right, live.into_iter().skip(skip));
+    draw_rows(frame, right, live.into_iter().skip(skip));
     let mut key_line = key_line(state, p);
     if newest > skip {
         key_line.spans.push(Span::styled(
             format!("  ▼ {} newer rows", newest - skip),
-            theme.style(Role::SectionMeta),
+            theme.style(Paint::SectionMeta),
         ));
     }
-    super::draw_rows(frame, keys, [key_line]);
+    draw_rows(frame, keys, [key_line]);
 }
 
 /// The form, the confirmation, or the outcome, with any error.
@@ -89,16 +89,16 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                 let label = Span::styled(
                     format!("{marker}{:<10} ", field.label()),
                     theme.style(if selected {
-                        Role::Selected
+                        Paint::Selected
                     } else {
-                        Role::SectionTitle
+                        Paint::SectionTitle
                     }),
                 );
                 let (value, help) = field_value(p, field);
                 lines.push(Line::from(vec![
                     label,
-                    Span::styled(value, theme.style(Role::Text)),
-                    Span::styled(format!("  {help}"), theme.style(Role::Dim)),
+                    Span::styled(value, theme.style(Paint::Text)),
+                    Span::styled(format!("  {help}"), theme.style(Paint::Dim)),
                 ]));
             }
         }
@@ -107,7 +107,7 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                 "Continue runs the agent's commands for real, in a scratch copy of {}",
                 p.workspace
             );
-            push_wrapped(&mut lines, &warning, width, theme.style(Role::StatusError));
+            push_wrapped(&mut lines, &warning, width, theme.style(Paint::StatusError));
             let prefix = match p.step {
                 1 => "nothing to replay first".to_string(),
                 2 => "step 1 replayed there first".to_string(),
@@ -129,9 +129,9 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                     .to_string()
             };
             let style = if p.sandbox {
-                Role::Text
+                Paint::Text
             } else {
-                Role::StatusError
+                Paint::StatusError
             };
             push_wrapped(&mut lines, &sandbox, width, theme.style(style));
             let planned = crate::replay::plan(
@@ -154,7 +154,7 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                     &mut lines,
                     &format!("First commands: {commands}"),
                     width,
-                    theme.style(Role::Dim),
+                    theme.style(Paint::Dim),
                 );
             }
             let answer = if p.edited_answer.is_some() {
@@ -168,7 +168,7 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                 p.max_steps,
                 p.backend_name().unwrap_or("?")
             );
-            push_wrapped(&mut lines, &question, width, theme.style(Role::Text));
+            push_wrapped(&mut lines, &question, width, theme.style(Paint::Text));
         }
         Phase::Running { cancelling, .. } => {
             let what = if *cancelling {
@@ -181,49 +181,49 @@ fn top_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> {
                     state.keymap.key_name(Layer::Replay, Action::Back)
                 )
             };
-            lines.push(Line::styled(what, theme.style(Role::Gauge)));
+            lines.push(Line::styled(what, theme.style(Paint::Gauge)));
         }
         Phase::Done => {
             if let Some(outcome) = &p.outcome {
-                lines.push(Line::styled(outcome.clone(), theme.style(Role::Title)));
+                lines.push(Line::styled(outcome.clone(), theme.style(Paint::Title)));
             }
             for fork in &p.forks {
                 lines.push(Line::styled(
                     format!("fork: {}", fork.display()),
-                    theme.style(Role::Text),
+                    theme.style(Paint::Text),
                 ));
             }
         }
     }
     if let Some(error) = &p.error {
         let error = format!("✗ {}", error.replace('\n', " "));
-        push_wrapped(&mut lines, &error, width, theme.style(Role::StatusError));
+        push_wrapped(&mut lines, &error, width, theme.style(Paint::StatusError));
     }
     lines
 }
 
-fn field_value(p: &ReplayPanel, field: Field) -> (String, String) {
+fn field_value(p: &ReplayPanel, field: FormField) -> (String, String) {
     match field {
-        Field::Backend => match p.backends.get(p.backend) {
+        FormField::Backend => match p.backends.get(p.backend) {
             Some((name, describe)) => (
                 format!("‹ {name} ›"),
                 format!("{describe} ({} of {})", p.backend + 1, p.backends.len()),
             ),
             None => ("none".into(), "no backend configured".into()),
         },
-        Field::Mode => (
+        FormField::Mode => (
             format!("‹ {} ›", p.mode.name()),
             match p.mode {
                 Mode::Resample => "ask again for this step's answer; nothing runs".into(),
                 Mode::Continue => "replay steps before it, then the model acts".into(),
             },
         ),
-        Field::Samples => (format!("‹ {} ›", p.samples), "answers to ask for".into()),
-        Field::MaxSteps => (
+        FormField::Samples => (format!("‹ {} ›", p.samples), "answers to ask for".into()),
+        FormField::MaxSteps => (
             format!("‹ {} ›", p.max_steps),
             "live model calls before it stops".into(),
         ),
-        Field::Workspace => (
+        FormField::Workspace => (
             if p.workspace.is_empty() {
                 "(none)".into()
             } else {
@@ -231,7 +231,7 @@ fn field_value(p: &ReplayPanel, field: Field) -> (String, String) {
             },
             "enter: type the repository path (at its starting state)".into(),
         ),
-        Field::Sandbox => (
+        FormField::Sandbox => (
             format!("‹ {} ›", if p.sandbox { "bubblewrap" } else { "none" }),
             if p.sandbox {
                 "only the scratch copy is writable; home, /tmp, network hidden".into()
@@ -239,11 +239,11 @@ fn field_value(p: &ReplayPanel, field: Field) -> (String, String) {
                 "commands run as you, unprotected".into()
             },
         ),
-        Field::Network => (
+        FormField::Network => (
             format!("‹ {} ›", if p.network { "on" } else { "off" }),
             "whether sandboxed commands may reach the network".into(),
         ),
-        Field::Answer => (
+        FormField::Answer => (
             match &p.edited_answer {
                 Some(a) => {
                     let first = a.content.lines().find(|l| !l.trim().is_empty());
@@ -254,7 +254,7 @@ fn field_value(p: &ReplayPanel, field: Field) -> (String, String) {
             },
             "enter or a: write this step's answer yourself; it runs instead".into(),
         ),
-        Field::Context => (
+        FormField::Context => (
             if p.edited { "edited" } else { "as recorded" }.into(),
             "enter or e: edit it in $EDITOR (JSON messages)".into(),
         ),
@@ -265,13 +265,13 @@ fn recorded_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'stati
     let theme = &state.theme;
     let mut lines = vec![Line::styled(
         format!("RECORDED · step {}", p.step),
-        theme.style(Role::SectionTitle),
+        theme.style(Paint::SectionTitle),
     )];
     match &p.recorded {
-        Some(text) => push_wrapped(&mut lines, text, width, theme.style(Role::Text)),
+        Some(text) => push_wrapped(&mut lines, text, width, theme.style(Paint::Text)),
         None => lines.push(Line::styled(
             "(past the last step: nothing recorded)",
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         )),
     }
     lines
@@ -281,25 +281,25 @@ fn live_lines(state: &State, p: &ReplayPanel, width: u16) -> Vec<Line<'static>> 
     let theme = &state.theme;
     let mut lines = Vec::new();
     if p.blocks.is_empty() && p.log.is_empty() {
-        lines.push(Line::styled("LIVE", theme.style(Role::SectionTitle)));
+        lines.push(Line::styled("LIVE", theme.style(Paint::SectionTitle)));
         lines.push(Line::styled(
             "the model's answers stream in here",
-            theme.style(Role::Dim),
+            theme.style(Paint::Dim),
         ));
     }
     for line in &p.log {
-        push_wrapped(&mut lines, line, width, theme.style(Role::SectionMeta));
+        push_wrapped(&mut lines, line, width, theme.style(Paint::SectionMeta));
     }
     for block in &p.blocks {
         lines.push(Line::styled(
             format!("── {} ", block.title),
-            theme.style(Role::SectionTitle),
+            theme.style(Paint::SectionTitle),
         ));
-        push_wrapped(&mut lines, &block.text, width, theme.style(Role::Text));
+        push_wrapped(&mut lines, &block.text, width, theme.style(Paint::Text));
         let note_style = theme.style(if block.failed {
-            Role::StepError
+            Paint::StepError
         } else {
-            Role::SectionMeta
+            Paint::SectionMeta
         });
         for note in &block.notes {
             push_wrapped(&mut lines, note, width, note_style);
@@ -347,9 +347,9 @@ fn key_line(state: &State, p: &ReplayPanel) -> Line<'static> {
         };
         spans.push(Span::styled(
             format!(" {key}"),
-            theme.style(Role::StatusKey),
+            theme.style(Paint::StatusKey),
         ));
-        spans.push(Span::styled(format!(" {what} "), theme.style(Role::Dim)));
+        spans.push(Span::styled(format!(" {what} "), theme.style(Paint::Dim)));
     }
     Line::from(spans)
 }

@@ -1,11 +1,11 @@
 //! The help window: every key, by layer, generated from the keymap, wrapped to the window.
 
-use super::popup;
 use crate::tui::action::Action;
 use crate::tui::layer::Layer;
 use crate::tui::state::State;
-use crate::tui::state::help::{HelpRow, HelpState};
-use crate::tui::theme::Role;
+use crate::tui::panel::help::{HelpRow, HelpState};
+use crate::tui::theme::Paint;
+use crate::tui::view::popup;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -17,7 +17,7 @@ pub fn render(state: &State, help: &HelpState, frame: &mut Frame, area: Rect) {
     let (header, list) = popup::window(state, frame, area, &format!("Keys · {close} closes"));
     frame.render_widget(
         Paragraph::new("This screen first. Change keys in config.toml: [keymap.<section>].")
-            .style(theme.style(Role::Dim)),
+            .style(theme.style(Paint::Dim)),
         header,
     );
     let keys_width = help.keys_width();
@@ -28,14 +28,14 @@ pub fn render(state: &State, help: &HelpState, frame: &mut Frame, area: Rect) {
         .take(usize::from(list.height))
         .map(|row| match row {
             HelpRow::Heading(title) => {
-                Line::from(Span::styled(title, theme.style(Role::HelpSection)))
+                Line::from(Span::styled(title, theme.style(Paint::HelpSection)))
             }
             HelpRow::Entry { keys, text } => Line::from(vec![
                 Span::styled(
                     format!("  {keys:<keys_width$}  "),
-                    theme.style(Role::HelpKey),
+                    theme.style(Paint::HelpKey),
                 ),
-                Span::styled(text, theme.style(Role::Text)),
+                Span::styled(text, theme.style(Paint::Text)),
             ]),
             HelpRow::Blank => Line::default(),
         })

@@ -1,10 +1,10 @@
 //! The run-wide search window: progress, then each trajectory with its matching steps.
 
-use super::popup;
 use crate::text::clip;
 use crate::tui::state::State;
-use crate::tui::state::grep::{GrepLine, GrepState};
-use crate::tui::theme::Role;
+use crate::tui::panel::grep::{GrepLine, GrepState};
+use crate::tui::theme::Paint;
+use crate::tui::view::popup;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -28,7 +28,7 @@ pub fn render(state: &State, grep: &GrepState, frame: &mut Frame, area: Rect) {
         plural(grep.step_count(), "step", "steps").trim_start(),
     );
     frame.render_widget(
-        Paragraph::new(summary).style(theme.style(Role::Dim)),
+        Paragraph::new(summary).style(theme.style(Paint::Dim)),
         header,
     );
     let width = usize::from(list.width);
@@ -40,9 +40,9 @@ pub fn render(state: &State, grep: &GrepState, frame: &mut Frame, area: Rect) {
         .take(usize::from(list.height))
         .map(|(i, line)| {
             let base = if i == grep.cursor.selected {
-                theme.style(Role::Text).patch(theme.style(Role::Selected))
+                theme.style(Paint::Text).patch(theme.style(Paint::Selected))
             } else {
-                theme.style(Role::Text)
+                theme.style(Paint::Text)
             };
             let spans = match *line {
                 GrepLine::Trajectory(t) => {
@@ -50,11 +50,11 @@ pub fn render(state: &State, grep: &GrepState, frame: &mut Frame, area: Rect) {
                     vec![
                         Span::styled(
                             clip(&found.instance_id, width.saturating_sub(16)).into_owned(),
-                            base.patch(theme.style(Role::Title)),
+                            base.patch(theme.style(Paint::Title)),
                         ),
                         Span::styled(
                             plural(found.steps.len(), "step", "steps"),
-                            base.patch(theme.style(Role::Dim)),
+                            base.patch(theme.style(Paint::Dim)),
                         ),
                     ]
                 }
@@ -64,19 +64,19 @@ pub fn render(state: &State, grep: &GrepState, frame: &mut Frame, area: Rect) {
                     let room = width.saturating_sub(label.chars().count());
                     let mut spans = vec![Span::styled(
                         label,
-                        base.patch(theme.style(Role::StepIndex)),
+                        base.patch(theme.style(Paint::StepIndex)),
                     )];
                     spans.extend(snippet(
                         &clip(&m.snippet, room),
                         grep,
                         base,
-                        theme.style(Role::SearchHit),
+                        theme.style(Paint::SearchHit),
                     ));
                     spans
                 }
                 GrepLine::More(_, n) => vec![Span::styled(
                     format!("    … {n} more steps (open the trajectory, then n)"),
-                    base.patch(theme.style(Role::Dim)),
+                    base.patch(theme.style(Paint::Dim)),
                 )],
             };
             let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
@@ -91,7 +91,7 @@ pub fn render(state: &State, grep: &GrepState, frame: &mut Frame, area: Rect) {
         } else {
             " searching…"
         };
-        frame.render_widget(Paragraph::new(text).style(theme.style(Role::Dim)), list);
+        frame.render_widget(Paragraph::new(text).style(theme.style(Paint::Dim)), list);
     } else {
         frame.render_widget(Paragraph::new(lines), list);
     }

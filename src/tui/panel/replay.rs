@@ -3,7 +3,14 @@
 //! confirmation before a continued run executes anything, and the output as it streams in:
 //! one block per sample or live step, beside the recorded answer of the step.
 
-use crate::backend::{AD_HOC, AdHoc, BackendConfig, BackendsFile, CancellationToken, display_url};
+pub mod update;
+mod view;
+
+use super::Panel;
+use crate::tui::action::Action;
+use crate::tui::effect::Effect;
+use crate::tui::state::State;
+use crate::backend::{AD_HOC, AdHoc, BackendConfig, BackendsFile, display_url};
 use crate::model::Trajectory;
 use crate::replay::input::StepInput;
 use std::path::PathBuf;
@@ -132,7 +139,7 @@ impl Mode {
 
 /// The rows of the form, top to bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
+pub enum FormField {
     Backend,
     Mode,
     Samples,
@@ -144,42 +151,42 @@ pub enum Field {
     Answer,
 }
 
-impl Field {
-    pub const ALL: [Field; 9] = [
-        Field::Backend,
-        Field::Mode,
-        Field::Samples,
-        Field::MaxSteps,
-        Field::Workspace,
-        Field::Sandbox,
-        Field::Network,
-        Field::Context,
-        Field::Answer,
+impl FormField {
+    pub const ALL: [FormField; 9] = [
+        FormField::Backend,
+        FormField::Mode,
+        FormField::Samples,
+        FormField::MaxSteps,
+        FormField::Workspace,
+        FormField::Sandbox,
+        FormField::Network,
+        FormField::Context,
+        FormField::Answer,
     ];
 
     pub fn label(self) -> &'static str {
         match self {
-            Field::Backend => "backend",
-            Field::Mode => "mode",
-            Field::Samples => "samples",
-            Field::MaxSteps => "max steps",
-            Field::Workspace => "workspace",
-            Field::Sandbox => "sandbox",
-            Field::Network => "network",
-            Field::Context => "context",
-            Field::Answer => "answer",
+            FormField::Backend => "backend",
+            FormField::Mode => "mode",
+            FormField::Samples => "samples",
+            FormField::MaxSteps => "max steps",
+            FormField::Workspace => "workspace",
+            FormField::Sandbox => "sandbox",
+            FormField::Network => "network",
+            FormField::Context => "context",
+            FormField::Answer => "answer",
         }
     }
 
     /// Whether the field means anything in `mode`.
     pub fn applies(self, mode: Mode) -> bool {
         match self {
-            Field::Samples => mode == Mode::Resample,
-            Field::MaxSteps
-            | Field::Workspace
-            | Field::Sandbox
-            | Field::Network
-            | Field::Answer => mode == Mode::Continue,
+            FormField::Samples => mode == Mode::Resample,
+            FormField::MaxSteps
+            | FormField::Workspace
+            | FormField::Sandbox
+            | FormField::Network
+            | FormField::Answer => mode == Mode::Continue,
             _ => true,
         }
     }
@@ -192,12 +199,9 @@ pub enum Phase {
     Form,
     /// Continue: asking before anything runs in the workspace.
     Confirm,
-    /// The job runs; cancelling the token stops it.
-    Running {
-        job: u64,
-        cancel: CancellationToken,
-        cancelling: bool,
-    },
+    /// The job runs; `Effect::Stop(JobKey::Replay)` stops it (the runtime holds the job's
+    /// cancel flag, the state only this id of its reports).
+    Running { job: u64, cancelling: bool },
     /// The job ended (the forks, if any, are written).
     Done,
 }
@@ -240,7 +244,7 @@ pub struct ReplayPanel {
     pub edited_answer: Option<crate::model::Message>,
     /// The editor open for the answer (not the context): where its text goes back.
     pub editing_answer: bool,
-    pub field: Field,
+    pub field: FormField,
     pub phase: Phase,
     /// Lines above the blocks: the environment, the replayed prefix.
     pub log: Vec<String>,
@@ -278,10 +282,31 @@ impl ReplayPanel {
     }
 
     /// The fields shown in the current mode, in order.
-    pub fn fields(&self) -> Vec<Field> {
-        Field::ALL
+    pub fn fields(&self) -> Vec<FormField> {
+        FormField::ALL
             .into_iter()
             .filter(|f| f.applies(self.mode))
             .collect()
+    }
+}
+
+impl Panel for ReplayPanel {
+    const NAME: &'static str = "replay";
+    const TITLE: &'static str = "Replay panel (re-run from a step against a live model)";
+    // The panel lists its own keys.
+    const HINTS: &'static [(Action, &'static str)] = &[];
+    const KEYS: &'static str = include_str!("replay/keys.toml");
+
+    fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
+        update::action(state, action, fx);
+    }
+
+    fn render(&self, state: &State, frame: &mut ratatui::Frame, area: ratatui::layout::Rect) {
+        view::render(state, self, frame, area);
+    }
+
+    /// Driven by keys: a stray click must not drop a running job's panel.
+    fn takes_clicks(&self) -> bool {
+        false
     }
 }

@@ -1,28 +1,30 @@
-//! The semantic roles a theme colours, named `section.role` as in the theme files
-//! (`diff.added`, `step.error`, `role.tool`). Code asks for a role, never for a colour.
+//! The semantic paints a theme colours, named `section.name` as in the theme files
+//! (`diff.added`, `step.error`, `role.tool`). Code asks for a paint, never for a colour. Named
+//! `Paint`, not `Role`, so that it never meets a message's [`crate::model::Role`] (whose
+//! colours are the `role.*` paints).
 
-macro_rules! roles {
+macro_rules! paints {
     ($($variant:ident => $name:literal,)*) => {
         /// Something on screen that a theme gives a style to.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Role {
+        pub enum Paint {
             $($variant,)*
         }
 
-        impl Role {
-            pub const ALL: &'static [Role] = &[$(Role::$variant,)*];
+        impl Paint {
+            pub const ALL: &'static [Paint] = &[$(Paint::$variant,)*];
 
             /// `section.role`, as written in theme files.
             pub fn name(self) -> &'static str {
                 match self {
-                    $(Role::$variant => $name,)*
+                    $(Paint::$variant => $name,)*
                 }
             }
         }
     };
 }
 
-roles! {
+paints! {
     Text => "ui.text",
     Dim => "ui.dim",
     Border => "ui.border",
@@ -90,9 +92,9 @@ roles! {
     ScrollbarHit => "scrollbar.hit",
 }
 
-impl Role {
-    pub fn from_name(name: &str) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.name() == name)
+impl Paint {
+    pub fn from_name(name: &str) -> Option<Paint> {
+        Paint::ALL.iter().copied().find(|r| r.name() == name)
     }
 
     pub fn index(self) -> usize {
