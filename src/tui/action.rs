@@ -1,8 +1,8 @@
 //! What a key can ask for, by name: the vocabulary of the keymap file and the help screen.
 //!
 //! Owns the names and their one-line descriptions; what each does lives in `update/<layer>`
-//! or `panel/<name>/update.rs`. An overlay panel's own opening action is [`Action::OpenPanel`], named
-//! by the panel ([`crate::tui::panel::Panel::OPENER`]).
+//! or `panel/<name>/update.rs`. An overlay panel's own opening action is
+//! [`Action::OpenPanel`], named by the panel ([`crate::tui::panel::Panel::OPENER`]).
 
 use super::layer::Layer;
 

@@ -32,8 +32,9 @@ use std::sync::atomic::AtomicBool;
 /// this on tokio's blocking pool, the harness inline: both run every job the same way.
 /// `cache_dir` is where the run cache lives (`None`: every file is read).
 ///
-/// The effects that need the terminal or the clock (copy, the editor, timers, cancelling a
-/// job) are left to the caller and do nothing here.
+/// The effects that need the terminal or the clock (copy, the editor, timers, cancelling or
+/// stopping a job) are left to the caller and do nothing here. `cancel` is the job's stop
+/// flag in the runtime's job table; a replay watches it and stops, reporting how it ended.
 pub fn run(
     effect: Effect,
     send: &(dyn Fn(Msg) -> bool + Sync),

@@ -1,9 +1,12 @@
 //! `update(&mut State, Msg) -> Vec<Effect>`: the only place state changes. Synchronous and
 //! pure: no I/O, no clock, no threads; anything slow comes back later as a `Msg`.
 //!
-//! Keys go to the top layer (prompt, else overlay, else screen), then to `Global`; each layer
-//! has its file here. After every message, cursors and scroll are settled against the layout
-//! and the document the right pane needs is requested if it is not built yet.
+//! Keys go to the top layer (prompt, else overlay, else screen), then to `Global`; each screen
+//! layer has its file here, each overlay panel its `panel/<name>/update.rs` (reached through
+//! the panel registry), and a panel's own opening action opens it from any layer. After every
+//! message, cursors and scroll are settled against the layout and the document the right pane
+//! needs is requested if it is not built yet. The panels' update files use `list`, `opening`,
+//! `prompt`, `search` and `compare` from here.
 
 mod clipboard;
 pub(crate) mod compare;

@@ -1,7 +1,7 @@
-//! The semantic paints a theme colours, named `section.name` as in the theme files
-//! (`diff.added`, `step.error`, `role.tool`). Code asks for a paint, never for a colour. Named
-//! `Paint`, not `Role`, so that it never meets a message's [`crate::model::Role`] (whose
-//! colours are the `role.*` paints).
+//! The semantic paints a theme colours, named `section.name` as in the theme files, which
+//! call them roles (`diff.added`, `step.error`, `role.tool`). Code asks for a paint, never
+//! for a colour. Named `Paint`, not `Role`, so that it never meets a message's
+//! [`crate::model::Role`] (whose colours are the `role.*` paints).
 
 macro_rules! paints {
     ($($variant:ident => $name:literal,)*) => {
