@@ -42,6 +42,13 @@ pub trait Panel: Sized {
     fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>);
     /// A typed character, when it [`Panel::TAKES_TEXT`].
     fn type_char(_state: &mut State, _c: char, _fx: &mut Vec<Effect>) {}
+    /// Pasted text, when it [`Panel::TAKES_TEXT`]: its characters typed one by one, control
+    /// characters left out, unless the panel takes it at once.
+    fn paste(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
+        for c in text.chars().filter(|c| !c.is_control()) {
+            Self::type_char(state, c, fx);
+        }
+    }
     /// Draws it over the screen.
     fn render(&self, state: &State, frame: &mut Frame, area: Rect);
     /// What it scrolls; `failures` is the number of files the run could not read, `width`
@@ -162,6 +169,16 @@ macro_rules! panels {
             pub(crate) fn panel_type_char(self, state: &mut State, c: char, fx: &mut Vec<Effect>) {
                 match self {
                     $(Layer::$variant => <$module::$ty as Panel>::type_char(state, c, fx),)*
+                    _ => {}
+                }
+            }
+
+            /// Pastes `text` into this layer's panel, if it takes text.
+            pub(crate) fn panel_paste(self, state: &mut State, text: &str, fx: &mut Vec<Effect>) {
+                match self {
+                    $(Layer::$variant if <$module::$ty as Panel>::TAKES_TEXT => {
+                        <$module::$ty as Panel>::paste(state, text, fx);
+                    })*
                     _ => {}
                 }
             }

@@ -126,6 +126,10 @@ impl Panel for FinderState {
         update::type_char(state, c);
     }
 
+    fn paste(state: &mut State, text: &str, _fx: &mut Vec<Effect>) {
+        update::paste(state, text);
+    }
+
     fn render(&self, state: &State, frame: &mut ratatui::Frame, area: ratatui::layout::Rect) {
         view::render(state, self, frame, area);
     }

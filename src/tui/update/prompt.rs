@@ -4,8 +4,8 @@ use super::{labels, search};
 use crate::tui::action::Action;
 use crate::tui::effect::Effect;
 use crate::tui::panel::grep::update as grep;
+use crate::tui::state::State;
 use crate::tui::state::prompt::{Prompt, PromptKind};
-use crate::tui::state::{Overlay, State};
 
 pub fn open(state: &mut State, kind: PromptKind) {
     let initial = match kind {
@@ -71,16 +71,14 @@ pub fn type_char(state: &mut State, c: char, _fx: &mut Vec<Effect>) {
     }
 }
 
-/// Pasted text goes to whatever takes text: the prompt, or the finder.
-pub fn paste(state: &mut State, text: &str, _fx: &mut Vec<Effect>) {
+/// Pasted text goes to whatever takes text: the prompt, or an open panel that does (the
+/// finder).
+pub fn paste(state: &mut State, text: &str, fx: &mut Vec<Effect>) {
     if let Some(prompt) = state.prompt.as_mut() {
         prompt.insert_str(text);
         changed(state);
-    } else if let Some(Overlay::Finder(finder)) = state.overlay.as_mut() {
-        finder
-            .input
-            .extend(text.chars().filter(|c| !c.is_control()));
-        finder.refilter();
+    } else if let Some(overlay) = &state.overlay {
+        overlay.layer().panel_paste(state, text, fx);
     }
 }
 

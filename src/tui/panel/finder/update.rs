@@ -96,6 +96,16 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     }
 }
 
+/// Pasted text, filtered once (not once per character).
+pub fn paste(state: &mut State, text: &str) {
+    if let Some(Overlay::Finder(finder)) = state.overlay.as_mut() {
+        finder
+            .input
+            .extend(text.chars().filter(|c| !c.is_control()));
+        finder.refilter();
+    }
+}
+
 pub fn type_char(state: &mut State, c: char) {
     if let Some(Overlay::Finder(finder)) = state.overlay.as_mut() {
         finder.input.push(c);
@@ -105,7 +115,8 @@ pub fn type_char(state: &mut State, c: char) {
 
 #[cfg(test)]
 mod tests {
-    use crate::tui::update::testing::{opened, press, run};
+    use crate::tui::msg::Msg;
+    use crate::tui::update::testing::{opened, press, run, send};
     use crate::tui::effect::Effect;
     use crate::tui::state::{Overlay, Screen};
 
@@ -126,6 +137,18 @@ mod tests {
         assert!(state.overlay.is_none());
         assert_eq!(state.screen, Screen::Trajectory);
         assert!(effects.iter().any(|e| matches!(e, Effect::LoadTrajectory { source, .. } if source.path.ends_with("b.traj"))));
+    }
+
+    #[test]
+    fn pasted_text_narrows_the_finder_without_its_line_breaks() {
+        let mut state = run();
+        press(&mut state, "<C-p>");
+        send(&mut state, Msg::Paste("b.t\nr".into()));
+        let Some(Overlay::Finder(finder)) = &state.overlay else {
+            panic!("no finder")
+        };
+        assert_eq!(finder.input, "b.tr");
+        assert_eq!(finder.matches.len(), 1);
     }
 
     #[test]
