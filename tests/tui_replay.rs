@@ -380,3 +380,56 @@ fn the_continue_question_names_the_sandbox_and_the_first_commands() {
     assert!(text.contains("network off"), "{text}");
     insta::assert_snapshot!("replay_continue_question_bubblewrap_120x40", text);
 }
+
+/// The runtime stops a replay by the job's flag in its job table (the state holds no token):
+/// set while the model has not answered, the job ends and still reports how it ended.
+#[test]
+fn a_stopped_replay_ends_and_says_so() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use trajscope::tui::effect::{Effect, JobKey};
+    use trajscope::tui::msg::{Msg, ReplayMsg};
+
+    let (_runtime, server) = server(vec![Reply::Hang]);
+    let (_dir, run) = run_copy();
+    let mut h = open(&run, &server.base_url);
+    keys(&mut h, "<CR>jjr");
+    let start = Msg::Key(trajscope::tui::keymap::parse_key("s").unwrap());
+    let effects = trajscope::tui::update::update(&mut h.state, start);
+    let replay = effects
+        .into_iter()
+        .find(|e| matches!(e, Effect::Replay(_)))
+        .expect("s starts the replay job");
+    let esc = Msg::Key(trajscope::tui::keymap::parse_key("esc").unwrap());
+    let effects = trajscope::tui::update::update(&mut h.state, esc);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Stop(JobKey::Replay))),
+        "{effects:?}"
+    );
+
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let job = scope.spawn(|| {
+            trajscope::tui::job::run(replay, &|msg| tx.send(msg).is_ok(), &stop, None);
+        });
+        while server.requests().is_empty() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, Ordering::Relaxed);
+        // A guard against a hang, not a speed check: the server never answers, so without
+        // the stop the job would wait for the backend's own timeout.
+        let finished = std::iter::from_fn(|| rx.recv_timeout(Duration::from_secs(60)).ok())
+            .find_map(|msg| match msg {
+                Msg::Replay(ReplayMsg::Finished { outcome, error, .. }) => Some((outcome, error)),
+                _ => None,
+            });
+        let (outcome, error) = finished.expect("the stopped job reports how it ended");
+        assert!(
+            format!("{outcome} {error:?}").contains("cancel"),
+            "{outcome} / {error:?}"
+        );
+        job.join().unwrap();
+    });
+}
