@@ -10,10 +10,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use trajscope::model::{
-    Exactness, Format, Message, Step, StepContext, Trajectory, TrajectorySummary, Usage,
+    Exactness, Format, Message, Step, StepContext, Trajectory, TrajectoryHeader, TrajectorySummary,
+    Usage,
 };
 use trajscope::tui::config::Config;
 use trajscope::tui::effect::Effect;
@@ -28,22 +28,19 @@ const W: u16 = 200;
 const H: u16 = 60;
 
 fn summary(i: usize) -> TrajectorySummary {
+    let format = if i.is_multiple_of(3) {
+        Format::MiniSweAgent
+    } else {
+        Format::SweAgent
+    };
+    let mut header = TrajectoryHeader::new(format!("run/repo__repo-{i:05}.traj"), format);
+    header.model = Some("gpt-4o".into());
+    header.exit_status = Some(["submitted", "exit_cost", "exit_format"][i % 3].into());
+    header.resolved = Some(i.is_multiple_of(4));
     TrajectorySummary {
-        path: PathBuf::from(format!("run/repo__repo-{i:05}.traj")),
-        source_index: None,
-        format: if i.is_multiple_of(3) {
-            Format::MiniSweAgent
-        } else {
-            Format::SweAgent
-        },
-        format_detail: None,
-        instance_id: format!("repo__repo-{i:05}"),
-        model: Some("gpt-4o".into()),
+        header,
         steps: 10 + i % 90,
-        exit_status: Some(["submitted", "exit_cost", "exit_format"][i % 3].into()),
         forced_exit: None,
-        resolved: Some(i.is_multiple_of(4)),
-        verdict_source: None,
         usage: Usage {
             cost: Some(0.01 * (i % 50) as f64),
             tokens_in: Some(1000 * i as u64),

@@ -6,6 +6,7 @@
 //! ("re-run from step k").
 
 mod format;
+mod header;
 mod label;
 mod lazy;
 mod message;
@@ -16,13 +17,12 @@ mod trajectory;
 mod usage;
 
 pub use format::Format;
+pub(crate) use header::derefs_to_header;
+pub use header::{JoinTarget, TrajectoryHeader, TrajectoryKey};
 pub use label::{LabelKey, labels};
 pub use lazy::{LazySteps, LoadedStep, StepSource};
 pub use message::{Message, Role, ToolCall};
-pub use run::{
-    EvalResults, JoinTarget, LoadFailure, Prediction, ResultsSource, Run, normalise_model,
-    take_verdict,
-};
+pub use run::{EvalResults, LoadFailure, Prediction, ResultsSource, Run, normalise_model};
 pub(crate) use step::ERROR_MARKERS;
 pub use step::{ContextMessages, Exactness, Step, StepContext, StepKind, ToolResult};
 pub use summary::{ForkLink, TrajectorySummary, exit_shown, forced_exit};

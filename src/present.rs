@@ -9,6 +9,7 @@ mod diff_rows;
 pub mod facts;
 pub mod language;
 pub mod model_input;
+pub mod sections;
 pub mod syntax;
 
 pub use badges::{LABEL_PREFIX, StepBadges};

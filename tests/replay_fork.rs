@@ -119,7 +119,7 @@ async fn live_from(
     )
     .unwrap();
     let origin = ForkOrigin {
-        parent: t.source.clone(),
+        parent: t.path.clone(),
         step: k,
         backend: Some("loopback".into()),
         model: Some("m".into()),

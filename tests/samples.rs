@@ -164,7 +164,7 @@ fn the_folder_loads_and_joins_its_eval_results() {
         .iter()
         .filter(|t| t.format != Format::Aider)
         .map(|t| {
-            let key = (relative(&t.source), t.instance_id.clone());
+            let key = (relative(&t.path), t.instance_id.clone());
             (key, (t.resolved, t.exit_status.clone()))
         })
         .collect();

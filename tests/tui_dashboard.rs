@@ -67,7 +67,7 @@ fn dashboard_drill_down_to_a_step() {
     keys(&mut h, "<CR>j");
     let hit = h.state.dashboard.selected_hit().cloned().unwrap();
     let expected = h.state.metrics.tally.trajectory(hit.trajectory).unwrap();
-    let path = expected.key.path.clone();
+    let path = expected.key().path.clone();
     keys(&mut h, "<CR>");
     assert_eq!(h.state.screen, Screen::Trajectory);
     let t = h.state.trajectory.as_ref().unwrap();

@@ -206,7 +206,7 @@ fn resizing_rebuilds_for_the_new_width() {
 
 #[test]
 fn a_trajectory_without_steps_says_so() {
-    use trajscope::model::{Format, Trajectory, TrajectorySummary, Usage};
+    use trajscope::model::{Format, Trajectory, TrajectorySummary};
     use trajscope::tui::msg::FileOutcome;
     use trajscope::tui::state::trajectory::LoadedTrajectory;
     let state = State::new(
@@ -218,25 +218,7 @@ fn a_trajectory_without_steps_says_so() {
         },
     );
     let mut h = Harness::with_state(state);
-    let summary = TrajectorySummary {
-        path: "run/empty.json".into(),
-        source_index: None,
-        format: Format::ChatMessages,
-        format_detail: None,
-        instance_id: "empty".into(),
-        model: None,
-        steps: 0,
-        exit_status: None,
-        forced_exit: None,
-        resolved: None,
-        verdict_source: None,
-        usage: Usage::default(),
-        patch_lines: 0,
-        error_steps: 0,
-        warnings: Vec::new(),
-        fork_of: None,
-        parent: None,
-    };
+    let summary = TrajectorySummary::of(&Trajectory::new("run/empty.json", Format::ChatMessages));
     h.send(Msg::RunFile {
         bytes: 1,
         outcome: FileOutcome::Trajectories(vec![summary]),

@@ -284,8 +284,7 @@ fn light_theme_with_styles() {
 
 /// A state on a run that is still loading, or with a trajectory delivered from memory.
 mod built {
-    use std::path::PathBuf;
-    use trajscope::model::{Format, Step, Trajectory, TrajectorySummary, Usage};
+    use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
     use trajscope::tui::config::Config;
     use trajscope::tui::harness::Harness;
     use trajscope::tui::msg::{FileOutcome, Msg};
@@ -293,25 +292,12 @@ mod built {
     use trajscope::tui::state::{Size, State};
 
     pub fn summary(id: &str) -> TrajectorySummary {
-        TrajectorySummary {
-            path: PathBuf::from(format!("run/{id}.traj")),
-            source_index: None,
-            format: Format::SweAgent,
-            format_detail: Some("0.x".into()),
-            instance_id: id.into(),
-            model: None,
-            steps: 4,
-            exit_status: Some("submitted".into()),
-            forced_exit: None,
-            resolved: None,
-            verdict_source: None,
-            usage: Usage::default(),
-            patch_lines: 0,
-            error_steps: 0,
-            warnings: Vec::new(),
-            fork_of: None,
-            parent: None,
-        }
+        let mut s =
+            TrajectorySummary::of(&Trajectory::new(format!("run/{id}.traj"), Format::SweAgent));
+        s.format_detail = Some("0.x".into());
+        s.steps = 4;
+        s.exit_status = Some("submitted".into());
+        s
     }
 
     pub fn harness(width: u16, height: u16) -> Harness {

@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn badges(args: &Args, trajectory: &Trajectory) -> StepBadges {
     let (matcher, _) = args.rules.compile();
     // The run folder the TUI saved labels in may be any folder above the file.
-    let labels = LabelSet::root_for(&trajectory.source)
+    let labels = LabelSet::root_for(&trajectory.path)
         .ancestors()
         .find(|dir| LabelSet::path_in(dir).is_file())
         .and_then(|root| {

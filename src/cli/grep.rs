@@ -120,7 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             for hit in &hits {
                 if args.json {
                     let row = JsonHit {
-                        path: &t.source,
+                        path: &t.path,
                         index: t.source_index.map(|i| i + 1),
                         instance_id: &t.instance_id,
                         step: hit.step,

@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         results.name_first(named);
         results.apply(&mut summaries);
     }
-    let keys: Vec<_> = summaries.iter().map(TrajectorySummary::label_key).collect();
+    let keys: Vec<_> = summaries.iter().map(|r| r.label_key()).collect();
     let names = labels(&keys);
     let read_nothing = summaries.is_empty();
     let kept: Vec<usize> = match &filter {

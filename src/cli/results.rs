@@ -24,7 +24,7 @@ impl ResultsArg {
     /// Joins a trajectory opened alone with the named files and those above its file.
     pub fn join(&self, trajectory: &mut Trajectory) -> Result<()> {
         let mut results = EvalResults {
-            sources: results_above(std::slice::from_ref(&trajectory.source)),
+            sources: results_above(std::slice::from_ref(&trajectory.path)),
         };
         results.name_first(self.named()?);
         results.apply(std::slice::from_mut(trajectory));

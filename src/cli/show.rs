@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{LAZY_ABOVE, Loaded, load_file, open_lazy, opens_lazily};
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
+use trajscope::present::sections::{SectionKind, sections};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -304,25 +305,23 @@ fn print_step(step: &Step, total: usize) {
         "\n── {title} {}",
         "─".repeat(60usize.saturating_sub(title.len()))
     );
-    match step.kind {
-        StepKind::User => println!("USER\n{}", indent(&step.user)),
-        StepKind::Compaction if step.user.trim().is_empty() => {
-            println!("COMPACTED (no summary in the log)")
+    for section in sections(step) {
+        let kind = section.kind;
+        match kind {
+            SectionKind::Compaction if section.is_blank() => {
+                println!("{} {}", kind.heading(), kind.when_blank());
+            }
+            SectionKind::Compaction => println!(
+                "{}: {}\n{}",
+                kind.heading(),
+                kind.detail(),
+                indent(section.text)
+            ),
+            // A person's message is headed even when empty; other blank parts are left out.
+            SectionKind::User => println!("{}\n{}", kind.heading(), indent(section.text)),
+            _ if section.is_blank() => {}
+            _ => println!("{}\n{}", kind.heading(), indent(section.text)),
         }
-        StepKind::Compaction => println!(
-            "COMPACTED: earlier context replaced by this summary\n{}",
-            indent(&step.user)
-        ),
-        StepKind::Agent => {}
-    }
-    if !step.thought.trim().is_empty() {
-        println!("THOUGHT\n{}", indent(&step.thought));
-    }
-    if !step.action.trim().is_empty() {
-        println!("ACTION\n{}", indent(&step.action));
-    }
-    if !step.observation.trim().is_empty() {
-        println!("OBSERVATION\n{}", indent(&step.observation));
     }
 }
 

@@ -254,19 +254,12 @@ fn tally(
 /// The tally of only the trajectories `filter` keeps, under the labels a listing gives them.
 fn filtered(tally: &Tally, matcher: &Arc<Matcher>, filter: &RunFilter) -> Tally {
     let all = tally.trajectories();
-    let keys: Vec<LabelKey<'_>> = all
-        .iter()
-        .map(|t| LabelKey {
-            instance_id: &t.instance_id,
-            path: &t.key.path,
-            index: t.key.source_index,
-        })
-        .collect();
+    let keys: Vec<LabelKey<'_>> = all.iter().map(|t| t.label_key()).collect();
     let names = labels(&keys);
     let rules = matcher.rules();
     let mut kept = Tally::new(Arc::clone(matcher));
     for (t, label) in all.iter().zip(&names) {
-        let path = t.key.path.display().to_string();
+        let path = t.path.display().to_string();
         let exit = t.exit_shown();
         let matched = |name: &str| t.matched(rules, name);
         let tokens = match (t.usage.tokens_in, t.usage.tokens_out) {

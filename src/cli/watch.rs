@@ -193,7 +193,7 @@ fn print_alert(trajectory: &Trajectory, firing: &Firing, json: bool) -> Result<(
     if json {
         let line = AlertLine {
             kind: "alert",
-            path: trajectory.source.display().to_string(),
+            path: trajectory.path.display().to_string(),
             trajectory: trajectory.source_index.map(|i| i + 1),
             instance_id: &trajectory.instance_id,
             step: firing.step,
@@ -221,7 +221,7 @@ fn print_step(trajectory: &Trajectory, step: &Step, updated: bool, json: bool) -
     if json {
         let line = StepLine {
             kind: "step",
-            path: trajectory.source.display().to_string(),
+            path: trajectory.path.display().to_string(),
             trajectory: trajectory.source_index.map(|i| i + 1),
             instance_id: &trajectory.instance_id,
             step: step.index,

@@ -17,6 +17,7 @@ use crate::model::{Step, Trajectory};
 use crate::present::facts;
 use crate::present::for_each_row;
 use crate::present::language::{Language, of_action, of_step_observation};
+use crate::present::sections::{SectionKind, sections};
 use std::io::Write;
 
 /// Writes `t` as Markdown to `w`.
@@ -134,22 +135,23 @@ fn write_step(
         let list: Vec<String> = labels.iter().map(|l| inline::code(l)).collect();
         writeln!(w, "**Rules matched:** {}\n", list.join(", "))?;
     }
-    if !step.user.trim().is_empty() {
-        prose::write_prose(w, &step.user)?;
-    }
-    if !step.thought.trim().is_empty() {
-        prose::write_prose(w, &step.thought)?;
-    }
     let step_edits = edits.map_or(&[][..], |r| r.step_edits(step.index));
-    if !step.action.trim().is_empty() {
-        let edited = step_edits.iter().find_map(|e| e.path.as_deref());
-        let language = of_action(step, &step.action, edited);
-        let tag = language.tag();
-        writeln!(w, "**Action**\n")?;
-        fence::write_block(w, tag, step.action.trim_end())?;
-        writeln!(w)?;
+    for section in sections(step).into_iter().filter(|s| !s.is_blank()) {
+        match section.kind {
+            // What was said and thought reads as the page's own prose, untitled.
+            SectionKind::User | SectionKind::Compaction | SectionKind::Thought => {
+                prose::write_prose(w, section.text)?;
+            }
+            SectionKind::Action => {
+                let edited = step_edits.iter().find_map(|e| e.path.as_deref());
+                let language = of_action(step, section.text, edited);
+                writeln!(w, "**{}**\n", section.kind.title())?;
+                fence::write_block(w, language.tag(), section.text.trim_end())?;
+                writeln!(w)?;
+            }
+            SectionKind::Observation => write_observation(w, step, options)?,
+        }
     }
-    write_observation(w, step, options)?;
     for edit in step_edits {
         let (status, why) = facts::edit_status(&edit.status);
         let path = edit
@@ -185,7 +187,7 @@ fn write_observation(
     if observation.trim().is_empty() {
         return Ok(());
     }
-    let mut label = String::from("Observation");
+    let mut label = String::from(SectionKind::Observation.title());
     if let Some(code) = facts::exit_code(step) {
         label.push_str(&format!(" ({code})"));
     }

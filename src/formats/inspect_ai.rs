@@ -120,7 +120,7 @@ mod tests {
         parse(Path::new("log.json"), text.as_bytes())
             .unwrap()
             .into_iter()
-            .map(|t| t.instance_id)
+            .map(|t| t.header.instance_id)
             .collect()
     }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
 /// Bumped whenever what a summary holds changes: an old cache is then ignored.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// What one file turned out to hold, as cached.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,6 +9,6 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     let mut trajectory: Trajectory =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
     // The file may have been moved since it was written: where it is now is its source.
-    trajectory.source = path.to_path_buf();
+    trajectory.path = path.to_path_buf();
     Ok(vec![trajectory])
 }

@@ -190,7 +190,7 @@ mod tests {
         let named = |file: &str, session: &str| {
             let mut t = Trajectory::new(file, Format::GeminiCli);
             name_after_session(&mut t, session);
-            t.instance_id
+            t.header.instance_id
         };
         assert_eq!(named("events.jsonl", "c0ffee"), "c0ffee");
         assert_eq!(

@@ -170,9 +170,9 @@ impl LabelSet {
     ) -> Result<bool, LabelError> {
         let label = clean_label(label)?;
         let key = self
-            .key_of(&trajectory.source)
+            .key_of(&trajectory.path)
             .ok_or_else(|| LabelError::NotInRun {
-                path: trajectory.source.clone(),
+                path: trajectory.path.clone(),
                 root: self.root.clone(),
             })?;
         let the_step = trajectory.step(step).ok_or(LabelError::NoSuchStep {
@@ -200,7 +200,7 @@ impl LabelSet {
 
     /// Removes `label` from `step` of `trajectory`; false when it was not there.
     pub fn remove(&mut self, trajectory: &Trajectory, step: usize, label: &str) -> bool {
-        let Some(key) = self.key_of(&trajectory.source) else {
+        let Some(key) = self.key_of(&trajectory.path) else {
             return false;
         };
         let before = self.labels.len();
@@ -233,7 +233,7 @@ impl LabelSet {
     /// The labels of `trajectory` whose step is gone or no longer has the action and
     /// observation it had when labelled: the file changed since.
     pub fn drifted<'a>(&'a self, trajectory: &Trajectory) -> Vec<&'a Label> {
-        let Some(key) = self.key_of(&trajectory.source) else {
+        let Some(key) = self.key_of(&trajectory.path) else {
             return Vec::new();
         };
         self.labels
@@ -381,7 +381,7 @@ mod tests {
         );
         let again = LabelSet::load(root).unwrap();
         assert_eq!(again.names(), vec!["gave up", "wrong file localized"]);
-        let at2 = again.at_step(&t.source, None, 2);
+        let at2 = again.at_step(&t.path, None, 2);
         assert_eq!(at2.len(), 1);
         assert_eq!(at2[0].label, "wrong file localized");
         assert!(again.drifted(&t).is_empty());

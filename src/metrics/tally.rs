@@ -13,12 +13,12 @@ use super::labels::LabelSet;
 use super::matcher::Matcher;
 use super::rule::RuleId;
 use super::step_matches::StepHit;
+pub use crate::model::TrajectoryKey;
 use crate::model::{
-    Format, JoinTarget, Prediction, Trajectory, Usage, count_patch_lines, patch_files,
+    JoinTarget, Trajectory, TrajectoryHeader, Usage, count_patch_lines, patch_files,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Whether a trajectory solved its task, as far as the eval results say.
@@ -40,23 +40,6 @@ impl Outcome {
     }
 }
 
-/// Which trajectory: its file, and its place in the file when the file holds several.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct TrajectoryKey {
-    pub path: PathBuf,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub source_index: Option<usize>,
-}
-
-impl TrajectoryKey {
-    pub fn of(trajectory: &Trajectory) -> TrajectoryKey {
-        TrajectoryKey {
-            path: trajectory.source.clone(),
-            source_index: trajectory.source_index,
-        }
-    }
-}
-
 /// One tool's use in one trajectory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolUse {
@@ -68,15 +51,8 @@ pub struct ToolUse {
 /// What the rules found in one trajectory, and what the run statistics need of it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrajectoryTally {
-    pub key: TrajectoryKey,
-    pub instance_id: String,
-    pub format: Format,
-    pub model: Option<String>,
-    pub resolved: Option<bool>,
-    /// Where the verdict was read from (see `TrajectorySummary::verdict_source`).
-    #[serde(default)]
-    pub verdict_source: Option<PathBuf>,
-    pub exit_status: Option<String>,
+    #[serde(flatten)]
+    pub header: TrajectoryHeader,
     /// SWE-agent's forced exit, when the last step is one (`exit_cost`, `exit_context`, …):
     /// such runs are autosubmitted and some logs then say just `submitted`.
     pub forced_exit: Option<String>,
@@ -123,13 +99,7 @@ impl TrajectoryTally {
             }
         }
         TrajectoryTally {
-            key: TrajectoryKey::of(trajectory),
-            instance_id: trajectory.instance_id.clone(),
-            format: trajectory.format,
-            model: trajectory.model.clone(),
-            resolved: trajectory.resolved,
-            verdict_source: trajectory.resolved.map(|_| trajectory.source.clone()),
-            exit_status: trajectory.exit_status.clone(),
+            header: trajectory.header.listed(),
             forced_exit: crate::model::forced_exit(trajectory),
             error_steps: Some(trajectory.error_steps()),
             steps: trajectory.steps.len(),
@@ -176,47 +146,15 @@ impl TrajectoryTally {
             .take_while(move |h| h.step as usize == step)
             .map(|h| h.rule)
     }
-
-    /// `path` or `path#3` when the file holds several trajectories.
-    pub fn display_source(&self) -> String {
-        match self.key.source_index {
-            Some(i) => format!("{}#{}", self.key.path.display(), i + 1),
-            None => self.key.path.display().to_string(),
-        }
-    }
 }
 
+crate::model::derefs_to_header!(TrajectoryTally);
+
 impl JoinTarget for TrajectoryTally {
-    fn source(&self) -> &Path {
-        &self.key.path
-    }
-    fn instance_id(&self) -> &str {
-        &self.instance_id
-    }
-    fn model(&self) -> Option<&str> {
-        self.model.as_deref()
-    }
-    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>) {
-        crate::model::take_verdict(
-            &mut self.resolved,
-            &mut self.verdict_source,
-            &self.key.path,
-            verdict,
-        );
-        if let Some(prediction) = prediction {
-            if self.patch_lines == 0 {
-                self.patch_lines = prediction.patch.as_deref().map_or(0, count_patch_lines);
-                self.patch_files = prediction
-                    .patch
-                    .as_deref()
-                    .map_or_else(Vec::new, patch_files);
-            }
-            if self.exit_status.is_none() {
-                self.exit_status = prediction.exit_status.clone();
-            }
-            if self.model.is_none() {
-                self.model = prediction.model.clone();
-            }
+    fn take_patch(&mut self, patch: &str) {
+        if self.patch_lines == 0 {
+            self.patch_lines = count_patch_lines(patch);
+            self.patch_files = patch_files(patch);
         }
     }
 }
@@ -376,14 +314,14 @@ impl Tally {
     /// Adds a trajectory tallied elsewhere (on another thread), replacing an earlier
     /// version of it. Returns its index.
     pub fn insert(&mut self, tallied: TrajectoryTally) -> usize {
-        match self.index.get(&tallied.key) {
+        match self.index.get(&tallied.key()) {
             Some(&i) => {
                 self.trajectories[i] = tallied;
                 i
             }
             None => {
                 self.index
-                    .insert(tallied.key.clone(), self.trajectories.len());
+                    .insert(tallied.key().clone(), self.trajectories.len());
                 self.trajectories.push(tallied);
                 self.trajectories.len() - 1
             }
@@ -395,7 +333,7 @@ impl Tally {
         let i = self.index.remove(key)?;
         let removed = self.trajectories.remove(i);
         for (j, t) in self.trajectories.iter().enumerate().skip(i) {
-            self.index.insert(t.key.clone(), j);
+            self.index.insert(t.key().clone(), j);
         }
         Some(removed)
     }
@@ -407,12 +345,12 @@ impl Tally {
     pub fn set_labels(&mut self, sets: &[LabelSet]) {
         let mut placed = Vec::new();
         for labels in sets {
-            let by_relative: HashMap<(String, Option<usize>), &TrajectoryKey> = self
+            let by_relative: HashMap<(String, Option<usize>), TrajectoryKey> = self
                 .trajectories
                 .iter()
                 .filter_map(|t| {
-                    let relative = labels.key_of(&t.key.path)?;
-                    Some(((relative, t.key.source_index), &t.key))
+                    let relative = labels.key_of(&t.path)?;
+                    Some(((relative, t.source_index), t.key()))
                 })
                 .collect();
             placed.extend(labels.labels().iter().map(|l| {
@@ -612,8 +550,8 @@ mod tests {
     use super::*;
     use crate::metrics::field::Field;
     use crate::metrics::rule::{Pattern, Rule};
-    use crate::model::{Step, ToolCall};
-
+    use crate::model::{Format, Prediction, Step, ToolCall};
+    use std::path::Path;
     fn matcher() -> Arc<Matcher> {
         let mut hidden = Rule::new("hidden", Pattern::literal("Error"), Field::Observation);
         hidden.hidden = true;
@@ -691,8 +629,8 @@ mod tests {
         assert_eq!(i, 0);
         assert_eq!(tally.len(), 2);
         assert_eq!(tally.rows()[0].counts.all.steps, 1);
-        let key_a = tally.trajectories()[0].key.clone();
-        let key_b = tally.trajectories()[1].key.clone();
+        let key_a = tally.trajectories()[0].key().clone();
+        let key_b = tally.trajectories()[1].key().clone();
         assert!(tally.remove(&key_a).is_some());
         assert_eq!(tally.find(&key_b), Some(0));
         assert_eq!(tally.rows()[0].counts.all.steps, 0);
@@ -720,9 +658,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         let mut a = trajectory("a", Some(true), &["ok", "ok"]);
-        a.source = root.join("a.traj");
+        a.path = root.join("a.traj");
         let mut b = trajectory("b", Some(false), &["ok"]);
-        b.source = root.join("b.traj");
+        b.path = root.join("b.traj");
         let mut labels = LabelSet::empty(root);
         labels.add(&a, 1, "wrong file").unwrap();
         labels.add(&a, 2, "wrong file").unwrap();

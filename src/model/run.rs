@@ -1,6 +1,6 @@
 //! A run: the trajectories of one eval (a folder, usually), joined with its eval results.
 
-use super::{Trajectory, TrajectorySummary};
+use super::{JoinTarget, Trajectory};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -70,101 +70,6 @@ fn same_model(a: &str, b: &str) -> bool {
     !a.is_empty() && !b.is_empty() && (a.starts_with(&b) || b.starts_with(&a))
 }
 
-/// What eval results need to know about a trajectory (or its summary) to join it.
-pub trait JoinTarget {
-    fn source(&self) -> &Path;
-    fn instance_id(&self) -> &str;
-    fn model(&self) -> Option<&str>;
-    /// Takes a verdict (and the results file it was read from) and, for what the target
-    /// lacks, a prediction's patch and status.
-    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>);
-}
-
-/// Sets a joined verdict, unless the log carries its own (the trajectory's own path is then
-/// its source). A joined verdict is replaced when the results known so far name a better one
-/// (results arrive file by file in the app).
-pub fn take_verdict(
-    resolved: &mut Option<bool>,
-    source: &mut Option<PathBuf>,
-    own: &Path,
-    verdict: Option<(bool, &Path)>,
-) {
-    let own_verdict = match source.as_deref() {
-        Some(s) => s == own,
-        None => resolved.is_some(),
-    };
-    if own_verdict {
-        if source.is_none() {
-            *source = Some(own.to_path_buf());
-        }
-    } else if let Some((value, from)) = verdict {
-        *resolved = Some(value);
-        *source = Some(from.to_path_buf());
-    }
-}
-
-impl JoinTarget for Trajectory {
-    fn source(&self) -> &Path {
-        &self.source
-    }
-    fn instance_id(&self) -> &str {
-        &self.instance_id
-    }
-    fn model(&self) -> Option<&str> {
-        self.model.as_deref()
-    }
-    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>) {
-        if self.resolved.is_none() {
-            self.resolved = verdict.map(|(v, _)| v);
-        }
-        if let Some(prediction) = prediction {
-            if self.submission.is_none() {
-                self.submission = prediction.patch.clone();
-            }
-            if self.exit_status.is_none() {
-                self.exit_status = prediction.exit_status.clone();
-            }
-            if self.model.is_none() {
-                self.model = prediction.model.clone();
-            }
-        }
-    }
-}
-
-impl JoinTarget for TrajectorySummary {
-    fn source(&self) -> &Path {
-        &self.path
-    }
-    fn instance_id(&self) -> &str {
-        &self.instance_id
-    }
-    fn model(&self) -> Option<&str> {
-        self.model.as_deref()
-    }
-    fn join(&mut self, verdict: Option<(bool, &Path)>, prediction: Option<&Prediction>) {
-        take_verdict(
-            &mut self.resolved,
-            &mut self.verdict_source,
-            &self.path,
-            verdict,
-        );
-        if let Some(prediction) = prediction {
-            if self.patch_lines == 0 {
-                self.patch_lines = prediction
-                    .patch
-                    .as_deref()
-                    .map_or(0, super::trajectory::count_patch_lines);
-            }
-            if self.exit_status.is_none() {
-                self.exit_status = prediction.exit_status.clone();
-            }
-            if self.model.is_none() {
-                self.model = prediction.model.clone();
-            }
-        }
-    }
-}
-
 impl EvalResults {
     pub fn is_empty(&self) -> bool {
         self.sources.is_empty()
@@ -216,7 +121,7 @@ impl EvalResults {
     /// Joins verdicts and predictions into `targets` by instance id. A trajectory's own
     /// verdict, submission and exit status win over a results file's.
     pub fn apply<T: JoinTarget>(&self, targets: &mut [T]) {
-        let run: Vec<PathBuf> = targets.iter().map(|t| t.source().to_path_buf()).collect();
+        let run: Vec<PathBuf> = targets.iter().map(|t| t.path.clone()).collect();
         self.apply_among(targets, &run);
     }
 
@@ -231,12 +136,12 @@ impl EvalResults {
             .iter()
             .map(|s| {
                 !run.iter().any(|p| p.as_ref().starts_with(&s.scope))
-                    && !targets.iter().any(|t| t.source().starts_with(&s.scope))
+                    && !targets.iter().any(|t| t.path.starts_with(&s.scope))
             })
             .collect();
         for target in targets.iter_mut() {
-            let sources = self.sources_for(target.source(), target.model(), &scope_is_empty);
-            let id = target.instance_id();
+            let sources = self.sources_for(&target.path, target.model.as_deref(), &scope_is_empty);
+            let id = target.instance_id.as_str();
             let verdict = sources
                 .iter()
                 .find_map(|s| s.verdicts.get(id).map(|&v| (v, s.path.clone())));

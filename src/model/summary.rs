@@ -1,6 +1,7 @@
 //! A compact description of one trajectory: what a run listing needs, without the steps.
 
-use super::{Format, Trajectory, Usage};
+use super::header::derefs_to_header;
+use super::{JoinTarget, Trajectory, TrajectoryHeader, Usage, count_patch_lines};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -8,27 +9,14 @@ use std::path::PathBuf;
 /// after the full trajectory has been dropped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrajectorySummary {
-    pub path: PathBuf,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_index: Option<usize>,
-    pub format: Format,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format_detail: Option<String>,
-    pub instance_id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
+    /// Written flat: `path`, `instance_id`, `resolved`, … are keys of the row itself.
+    #[serde(flatten)]
+    pub header: TrajectoryHeader,
     pub steps: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit_status: Option<String>,
     /// SWE-agent's forced exit when the last step is one (`exit_cost`, …): such runs are
     /// autosubmitted and their logs may then say just `submitted`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced_exit: Option<String>,
-    pub resolved: Option<bool>,
-    /// The file the verdict was read from: a results file, or the trajectory's own file
-    /// when the log carries its verdict (Inspect scores). `None` without a verdict.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verdict_source: Option<PathBuf>,
     pub usage: Usage,
     pub patch_lines: usize,
     pub error_steps: usize,
@@ -88,17 +76,9 @@ impl TrajectorySummary {
 
     pub fn of(trajectory: &Trajectory) -> TrajectorySummary {
         TrajectorySummary {
-            path: trajectory.source.clone(),
-            source_index: trajectory.source_index,
-            format: trajectory.format,
-            format_detail: trajectory.format_detail.clone(),
-            instance_id: trajectory.instance_id.clone(),
-            model: trajectory.model.clone(),
+            header: trajectory.header.listed(),
             steps: trajectory.steps.len(),
-            exit_status: trajectory.exit_status.clone(),
             forced_exit: forced_exit(trajectory),
-            resolved: trajectory.resolved,
-            verdict_source: trajectory.resolved.map(|_| trajectory.source.clone()),
             usage: trajectory.total_usage(),
             patch_lines: trajectory.patch_lines(),
             error_steps: trajectory.error_steps(),
@@ -110,21 +90,14 @@ impl TrajectorySummary {
             parent: trajectory.parent.clone(),
         }
     }
+}
 
-    /// What its label is made from (see [`super::labels`]).
-    pub fn label_key(&self) -> super::LabelKey<'_> {
-        super::LabelKey {
-            instance_id: &self.instance_id,
-            path: &self.path,
-            index: self.source_index,
-        }
-    }
+derefs_to_header!(TrajectorySummary);
 
-    /// `path` or `path#3` when the file holds several trajectories.
-    pub fn display_source(&self) -> String {
-        match self.source_index {
-            Some(i) => format!("{}#{}", self.path.display(), i + 1),
-            None => self.path.display().to_string(),
+impl JoinTarget for TrajectorySummary {
+    fn take_patch(&mut self, patch: &str) {
+        if self.patch_lines == 0 {
+            self.patch_lines = count_patch_lines(patch);
         }
     }
 }

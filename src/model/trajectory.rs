@@ -1,6 +1,7 @@
 //! A whole trajectory: one agent's attempt at one task.
 
-use super::{Format, LazySteps, Message, Step, Usage};
+use super::header::derefs_to_header;
+use super::{Format, JoinTarget, LazySteps, Message, Step, TrajectoryHeader, Usage};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -22,22 +23,12 @@ pub struct ForkOrigin {
 /// One agent's attempt at one task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Trajectory {
-    /// The file it was read from.
-    pub source: PathBuf,
-    /// Where in the file, when a file holds several (the line of an `output.jsonl`, the
-    /// sample of an Inspect log, the session of an Aider history): 0-based.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_index: Option<usize>,
-    pub format: Format,
-    /// The format's version or dialect, e.g. `1.1`, `v2 tool-calls`, `0.x`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format_detail: Option<String>,
-    /// The task's id (SWE-bench instance id); the file stem when the log does not say.
-    pub instance_id: String,
+    /// Its file, task, model and outcome. Written with the file under `source`, as
+    /// `show --json` always has.
+    #[serde(flatten, with = "source_key")]
+    pub header: TrajectoryHeader,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
     /// The task as given to the agent (the issue text), when it can be found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<String>,
@@ -45,17 +36,11 @@ pub struct Trajectory {
     /// The conversation as logged. Step contexts index into this pool.
     #[serde(default)]
     pub messages: Vec<Message>,
-    /// How the run ended (`submitted`, `exit_cost`, `LimitsExceeded`, …), as the log says it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exit_status: Option<String>,
     /// The final patch the agent submitted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub submission: Option<String>,
     #[serde(default)]
     pub usage: Usage,
-    /// Whether the task was solved, from eval results joined by instance id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resolved: Option<bool>,
     /// Things the loader noticed but could read around (a step without observation, an
     /// unknown record type): shown, never fatal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -79,23 +64,14 @@ pub struct Trajectory {
 impl Trajectory {
     /// An empty trajectory of `format` read from `source`, named after the file.
     pub fn new(source: impl Into<PathBuf>, format: Format) -> Trajectory {
-        let source = source.into();
-        let instance_id = instance_id_from_path(&source);
         Trajectory {
-            source,
-            source_index: None,
-            format,
-            format_detail: None,
-            instance_id,
+            header: TrajectoryHeader::new(source, format),
             agent: None,
-            model: None,
             task: None,
             steps: Vec::new(),
             messages: Vec::new(),
-            exit_status: None,
             submission: None,
             usage: Usage::default(),
-            resolved: None,
             warnings: Vec::new(),
             fork: None,
             parent: None,
@@ -131,14 +107,14 @@ impl Trajectory {
             None => {
                 let step = self
                     .step(index)
-                    .ok_or_else(|| format!("{}: no step {index}", self.source.display()))?;
+                    .ok_or_else(|| format!("{}: no step {index}", self.path.display()))?;
                 (step.clone(), self.messages.clone())
             }
         };
         let mut one = Trajectory {
             steps: Vec::new(),
             messages: Vec::new(),
-            ..self.header()
+            ..self.without_steps()
         };
         one.steps.push(step);
         one.messages = messages;
@@ -161,22 +137,15 @@ impl Trajectory {
     }
 
     /// Everything but the steps and the message pool.
-    fn header(&self) -> Trajectory {
+    fn without_steps(&self) -> Trajectory {
         Trajectory {
-            source: self.source.clone(),
-            source_index: self.source_index,
-            format: self.format,
-            format_detail: self.format_detail.clone(),
-            instance_id: self.instance_id.clone(),
+            header: self.header.clone(),
             agent: self.agent.clone(),
-            model: self.model.clone(),
             task: self.task.clone(),
             steps: Vec::new(),
             messages: Vec::new(),
-            exit_status: self.exit_status.clone(),
             submission: self.submission.clone(),
             usage: self.usage,
-            resolved: self.resolved,
             warnings: self.warnings.clone(),
             fork: self.fork.clone(),
             parent: self.parent.clone(),
@@ -228,13 +197,48 @@ impl Trajectory {
         self.messages.push(message);
         u32::try_from(self.messages.len() - 1).unwrap_or(u32::MAX)
     }
+}
 
-    /// A name that tells trajectories of one file apart: `path` or `path#3`.
-    pub fn display_source(&self) -> String {
-        match self.source_index {
-            Some(i) => format!("{}#{}", self.source.display(), i + 1),
-            None => self.source.display().to_string(),
+derefs_to_header!(Trajectory);
+
+impl JoinTarget for Trajectory {
+    fn take_patch(&mut self, patch: &str) {
+        if self.submission.is_none() {
+            self.submission = Some(patch.to_string());
         }
+    }
+}
+
+/// The header as a trajectory is written: its file under `source`, and no `resolved` key
+/// when the verdict is unknown.
+mod source_key {
+    use super::TrajectoryHeader;
+    use serde::de::Error as _;
+    use serde::ser::{Error as _, SerializeMap};
+    use serde::{Deserialize, Deserializer, Serializer};
+    use serde_json::{Map, Value};
+
+    pub fn serialize<S: Serializer>(header: &TrajectoryHeader, out: S) -> Result<S::Ok, S::Error> {
+        let Value::Object(fields) = serde_json::to_value(header).map_err(S::Error::custom)? else {
+            return Err(S::Error::custom("a trajectory header is not an object"));
+        };
+        let mut map = out.serialize_map(Some(fields.len()))?;
+        for (key, value) in &fields {
+            match (key.as_str(), value) {
+                ("path", _) => map.serialize_entry("source", value)?,
+                ("resolved", Value::Null) => {}
+                _ => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<TrajectoryHeader, D::Error> {
+        let mut fields = Map::deserialize(input)?;
+        if let Some(path) = fields.remove("source") {
+            fields.insert("path".into(), path);
+        }
+        TrajectoryHeader::deserialize(Value::Object(fields)).map_err(D::Error::custom)
     }
 }
 

@@ -3,11 +3,11 @@
 //! `trajscope show` never disagree.
 
 use crate::diff::{EditStatus, FileSnapshot};
-use crate::model::{Step, Trajectory};
+use crate::model::{Step, Trajectory, TrajectoryHeader};
 use crate::text::thousands;
 
-/// `yes`, `no` or `unknown`.
-pub fn resolved(t: &Trajectory) -> &'static str {
+/// The verdict: `yes`, `no` or `unknown`.
+pub fn resolved(t: &TrajectoryHeader) -> &'static str {
     match t.resolved {
         Some(true) => "yes",
         Some(false) => "no",
@@ -15,8 +15,16 @@ pub fn resolved(t: &Trajectory) -> &'static str {
     }
 }
 
+/// The verdict where there is room to say why it is unknown.
+pub fn resolved_explained(t: &TrajectoryHeader) -> &'static str {
+    match t.resolved {
+        None => "unknown (no eval results found)",
+        Some(_) => resolved(t),
+    }
+}
+
 /// The format and its dialect: `swe-agent 0.x`.
-pub fn format(t: &Trajectory) -> String {
+pub fn format(t: &TrajectoryHeader) -> String {
     match &t.format_detail {
         Some(detail) => format!("{} {detail}", t.format),
         None => t.format.to_string(),

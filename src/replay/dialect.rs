@@ -122,11 +122,11 @@ impl Dialect {
                 d.generation = swe_agent_generation(t, any_calls);
                 d.replace_message = replace_message(t);
                 d.tool_calls = any_calls;
-                if let Some(file) = read_json(&t.source) {
+                if let Some(file) = read_json(&t.path) {
                     d.read_swe_agent_config(&file);
                 }
             }
-            Agent::ClaudeCode | Agent::Generic => d.configured_cwd = logged_cwd(&t.source),
+            Agent::ClaudeCode | Agent::Generic => d.configured_cwd = logged_cwd(&t.path),
             Agent::MiniSweAgent => {
                 d.tool_calls = any_calls;
                 if any_calls {
@@ -200,7 +200,7 @@ impl Dialect {
 
     /// mini-swe-agent keeps its templates and environment in `info.config`.
     fn read_mini_config(&mut self, t: &Trajectory) {
-        let Some(file) = read_json(&t.source) else {
+        let Some(file) = read_json(&t.path) else {
             return;
         };
         let Some(config) = file.pointer("/info/config") else {

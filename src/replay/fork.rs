@@ -106,14 +106,14 @@ impl ForkWriter {
     ) -> Result<ForkWriter, ForkError> {
         let fork = prefix_fork(parent, step, origin, label);
         let dir = parent
-            .source
+            .path
             .parent()
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let stem = stem(&parent.source);
+        let stem = stem(&parent.path);
         let shape = NativeShape::of(parent.format);
         let parent_json = if shape.is_some() {
-            std::fs::read(&parent.source)
+            std::fs::read(&parent.path)
                 .ok()
                 .and_then(|b| serde_json::from_slice(&b).ok())
                 .unwrap_or(serde_json::Value::Null)
@@ -141,7 +141,7 @@ impl ForkWriter {
                 continue;
             }
             writer.path = path.clone();
-            writer.fork.source = path.clone();
+            writer.fork.path = path.clone();
             let bytes = writer.bytes()?;
             match write_new(&path, &bytes) {
                 Ok(()) => {
@@ -154,7 +154,7 @@ impl ForkWriter {
             }
         }
         Err(ForkError::NoFreeName {
-            parent: parent.source.clone(),
+            parent: parent.path.clone(),
             tries: MAX_TRIES,
         })
     }
@@ -323,7 +323,7 @@ impl ForkWriter {
 /// The fork before any live step: the parent's steps `1..step`, their contexts copied into
 /// the fork's own message pool.
 fn prefix_fork(parent: &Trajectory, step: usize, origin: ForkOrigin, label: &str) -> Trajectory {
-    let mut fork = Trajectory::new(parent.source.clone(), Format::Trajscope);
+    let mut fork = Trajectory::new(parent.path.clone(), Format::Trajscope);
     fork.instance_id = parent.instance_id.clone();
     fork.format_detail = Some(format!("{label} fork of {}", parent.format.name()));
     fork.agent = parent.agent.clone();

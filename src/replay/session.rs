@@ -323,7 +323,7 @@ fn origin(
     settings: serde_json::Value,
 ) -> ForkOrigin {
     ForkOrigin {
-        parent: t.source.clone(),
+        parent: t.path.clone(),
         step,
         backend: Some(backend.name().to_string()),
         model: Some(backend.config().model.clone()),

@@ -180,10 +180,10 @@ pub fn write_run(
                 }
             };
             for trajectory in trajectories_of_file {
-                let key = (trajectory.source.clone(), trajectory.source_index);
+                let key = (trajectory.path.clone(), trajectory.source_index);
                 let Some((identity, forced_exit)) = identities.get(&key) else {
                     failures.push(LoadFailure {
-                        path: trajectory.source.clone(),
+                        path: trajectory.path.clone(),
                         message: format!(
                             "{}: changed while the table was written; left out",
                             trajectory.display_source()

@@ -206,7 +206,7 @@ fn read_parent(fork: &Trajectory) -> Result<Trajectory, String> {
         ));
     };
     // A relative parent path is relative to the fork's folder, where replay wrote it.
-    let parent = match fork.source.parent() {
+    let parent = match fork.path.parent() {
         Some(dir) if origin.parent.is_relative() && !origin.parent.exists() => {
             dir.join(&origin.parent)
         }
@@ -251,7 +251,7 @@ pub fn grep_file(id: u64, query: &Query, path: &Path) -> Vec<Msg> {
                 id,
                 found: GrepMatch {
                     source: TrajectoryRef {
-                        path: t.source.clone(),
+                        path: t.path.clone(),
                         index: t.source_index,
                     },
                     instance_id: t.instance_id.clone(),

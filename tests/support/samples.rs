@@ -43,5 +43,5 @@ pub fn step_with<'a>(t: &'a Trajectory, needle: &str) -> &'a Step {
     t.steps
         .iter()
         .find(|s| s.observation.contains(needle))
-        .unwrap_or_else(|| panic!("{}: no observation with {needle:?}", t.source.display()))
+        .unwrap_or_else(|| panic!("{}: no observation with {needle:?}", t.path.display()))
 }

@@ -73,8 +73,8 @@ pub fn scan(tally: &Tally, gold: &GoldPatches) -> GoldChange {
             out.lost.add(outcome);
             out.lost_trajectories.push(Lost {
                 instance_id: t.instance_id.clone(),
-                path: t.key.path.clone(),
-                index: t.key.source_index.map(|i| i + 1),
+                path: t.path.clone(),
+                index: t.source_index.map(|i| i + 1),
                 resolved: t.resolved,
                 reached_at,
                 steps: p.steps.len(),
@@ -91,9 +91,9 @@ pub fn scan(tally: &Tally, gold: &GoldPatches) -> GoldChange {
 
 /// The trajectory behind a tally row, read in full.
 fn read(t: &TrajectoryTally) -> Option<trajscope::model::Trajectory> {
-    let Ok(Loaded::Trajectories(mut all)) = load_file(&t.key.path) else {
+    let Ok(Loaded::Trajectories(mut all)) = load_file(&t.path) else {
         return None;
     };
-    let index = t.key.source_index.unwrap_or(0);
+    let index = t.source_index.unwrap_or(0);
     (index < all.len()).then(|| all.swap_remove(index))
 }

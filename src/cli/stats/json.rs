@@ -325,8 +325,8 @@ fn trajectories(tally: &Tally) -> Vec<TrajectoryJson> {
             rules.extend(labels.remove(&i).unwrap_or_default());
             let phases = Phases::of(tally.matcher(), t);
             TrajectoryJson {
-                path: t.key.path.clone(),
-                index: t.key.source_index.map(|i| i + 1),
+                path: t.path.clone(),
+                index: t.source_index.map(|i| i + 1),
                 instance_id: t.instance_id.clone(),
                 format: t.format.name().to_string(),
                 resolved: t.resolved,

@@ -103,7 +103,7 @@ pub fn report(tally: &Tally, gold: &GoldPatches, dataset: &Path, by_trajectory: 
         if let Some(rows) = report.by_trajectory.as_mut() {
             rows.push(TrajectoryLocalization {
                 instance_id: t.instance_id.clone(),
-                path: t.key.path.clone(),
+                path: t.path.clone(),
                 localization: l,
             });
         }

@@ -5,10 +5,11 @@ use super::escape;
 use super::highlight::{Highlighter, write_diff_row};
 use crate::diff::{EditStatus, Reconstruction};
 use crate::export::ExportOptions;
-use crate::model::{Step, StepKind, Trajectory};
+use crate::model::{Step, Trajectory};
 use crate::present::facts;
 use crate::present::for_each_row;
 use crate::present::language::{of_action, of_step_observation};
+use crate::present::sections::{SectionKind, sections};
 use std::io::{self, Write};
 
 pub fn write_step(
@@ -44,30 +45,25 @@ pub fn write_step(
     }
     w.write_all(b"</h2>\n")?;
 
-    if !step.user.trim().is_empty() {
-        let label: &[u8] = match step.kind {
-            StepKind::Compaction => b"Compaction summary",
-            _ => b"User",
-        };
-        w.write_all(b"<div class=\"label\">")?;
-        w.write_all(label)?;
-        w.write_all(b"</div>\n<div class=\"prose\">")?;
-        escape::text(w, step.user.trim())?;
-        w.write_all(b"</div>\n")?;
-    }
-    if !step.thought.trim().is_empty() {
-        w.write_all(b"<div class=\"label\">Thought</div>\n<div class=\"prose\">")?;
-        escape::text(w, step.thought.trim())?;
-        w.write_all(b"</div>\n")?;
-    }
     let step_edits = edits.map_or(&[][..], |r| r.step_edits(k));
-    if !step.action.trim().is_empty() {
-        let edited = step_edits.iter().find_map(|e| e.path.as_deref());
-        w.write_all(b"<div class=\"label\">Action</div>\n")?;
-        let language = of_action(step, &step.action, edited);
-        highlighter.write_block(w, &language, step.action.trim_end())?;
+    for section in sections(step).into_iter().filter(|s| !s.is_blank()) {
+        let title = section.kind.title();
+        match section.kind {
+            SectionKind::User | SectionKind::Compaction | SectionKind::Thought => {
+                writeln!(w, "<div class=\"label\">{title}</div>")?;
+                w.write_all(b"<div class=\"prose\">")?;
+                escape::text(w, section.text.trim())?;
+                w.write_all(b"</div>\n")?;
+            }
+            SectionKind::Action => {
+                let edited = step_edits.iter().find_map(|e| e.path.as_deref());
+                writeln!(w, "<div class=\"label\">{title}</div>")?;
+                let language = of_action(step, section.text, edited);
+                highlighter.write_block(w, &language, section.text.trim_end())?;
+            }
+            SectionKind::Observation => write_observation(w, step, highlighter, options)?,
+        }
     }
-    write_observation(w, step, highlighter, options)?;
     if !step_edits.is_empty() {
         w.write_all(b"<div class=\"label\">Edits</div>\n")?;
     }
@@ -116,16 +112,17 @@ fn write_observation(
         .map(|c| format!(" \u{b7} {c}"))
         .unwrap_or_default();
     let language = of_step_observation(step);
+    let title = SectionKind::Observation.title();
     if options.folds(observation) {
         let lines = facts::lines_phrase(facts::line_count(observation));
         writeln!(
             w,
-            "<details class=\"obs\"><summary>Observation \u{2014} {lines}{exit}</summary>"
+            "<details class=\"obs\"><summary>{title} \u{2014} {lines}{exit}</summary>"
         )?;
         highlighter.write_block(w, &language, observation)?;
         w.write_all(b"</details>\n")
     } else {
-        writeln!(w, "<div class=\"label\">Observation{exit}</div>")?;
+        writeln!(w, "<div class=\"label\">{title}{exit}</div>")?;
         highlighter.write_block(w, &language, observation)
     }
 }

@@ -65,9 +65,9 @@ fn describe(path: &Path) -> Option<String> {
 /// Links `trajectory` with its parent (for a sub-agent's log) or its sub-agents (for a
 /// session). `agent_ids` maps a `Task` call's id to the agent id its result names.
 pub(super) fn link(trajectory: &mut Trajectory, agent_ids: &HashMap<String, String>) {
-    if is_subagent_log(&trajectory.source) {
-        trajectory.parent = parent_of(&trajectory.source);
-        let kind = describe(&trajectory.source);
+    if is_subagent_log(&trajectory.path) {
+        trajectory.parent = parent_of(&trajectory.path);
+        let kind = describe(&trajectory.path);
         trajectory.format_detail = Some(match (kind, trajectory.format_detail.take()) {
             (Some(kind), Some(detail)) => format!("{detail}, sub-agent ({kind})"),
             (Some(kind), None) => format!("sub-agent ({kind})"),
@@ -76,7 +76,7 @@ pub(super) fn link(trajectory: &mut Trajectory, agent_ids: &HashMap<String, Stri
         });
         return;
     }
-    let Some(dir) = subagents_dir(&trajectory.source) else {
+    let Some(dir) = subagents_dir(&trajectory.path) else {
         return;
     };
     let mut logs: Vec<PathBuf> = match std::fs::read_dir(&dir) {

@@ -60,7 +60,7 @@ fn fill_header(
             .and_then(|c| batch.column_by_name(c))
             .map_or(Value::Null, |a| value_at(a.as_ref(), row))
     };
-    t.source = path.to_path_buf();
+    t.path = path.to_path_buf();
     t.source_index = Some(index);
     t.instance_id = label(&cell(&layout.instance_id)).unwrap_or_else(|| {
         format!(

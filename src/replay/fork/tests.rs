@@ -26,7 +26,7 @@ fn parent_in(dir: &Path) -> Trajectory {
 
 fn origin(parent: &Trajectory, step: usize) -> ForkOrigin {
     ForkOrigin {
-        parent: parent.source.clone(),
+        parent: parent.path.clone(),
         step,
         backend: Some("local".into()),
         model: Some("smollm2".into()),
@@ -57,7 +57,7 @@ fn live(parent: &Trajectory, step: usize) -> LiveStep {
 fn a_fork_is_written_next_to_its_parent_and_loads_as_a_trajectory() {
     let dir = tempfile::tempdir().unwrap();
     let parent = parent_in(dir.path());
-    let before = std::fs::read(&parent.source).unwrap();
+    let before = std::fs::read(&parent.path).unwrap();
     let mut writer = ForkWriter::create(&parent, 3, origin(&parent, 3), "continue").unwrap();
     assert_eq!(
         writer.path(),
@@ -82,7 +82,7 @@ fn a_fork_is_written_next_to_its_parent_and_loads_as_a_trajectory() {
     assert_eq!(fork.exit_status.as_deref(), Some("Submitted"));
     let origin = fork.fork.as_ref().unwrap();
     assert_eq!(origin.step, 3);
-    assert_eq!(origin.parent, parent.source);
+    assert_eq!(origin.parent, parent.path);
     // Each live step's context is exactly what was sent.
     let sent: Vec<Message> = fork.steps[3]
         .context_messages(&fork.messages)
@@ -99,7 +99,7 @@ fn a_fork_is_written_next_to_its_parent_and_loads_as_a_trajectory() {
         fork.steps[1].context_messages(&fork.messages),
         parent.steps[1].context_messages(&parent.messages)
     );
-    assert_eq!(std::fs::read(&parent.source).unwrap(), before);
+    assert_eq!(std::fs::read(&parent.path).unwrap(), before);
     // No temporary file is left behind.
     let leftovers = std::fs::read_dir(dir.path())
         .unwrap()

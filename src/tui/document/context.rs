@@ -30,7 +30,7 @@ pub fn write(
             w.text(
                 &format!(
                     "Not rebuilt: this trajectory was opened lazily, and its contexts are rebuilt from the log's history, which is read only when the file is read whole: trajscope show {} --step {} --context",
-                    trajectory.source.display(),
+                    trajectory.path.display(),
                     step.index
                 ),
                 theme.style(Paint::Dim),

@@ -33,7 +33,7 @@ pub fn no_diffs(w: &mut Writer, theme: &Theme, size: u64, trajectory: &Trajector
     w.text(
         &format!(
             "trajscope show {} --step {step} --diff",
-            trajectory.source.display()
+            trajectory.path.display()
         ),
         theme.style(Paint::Dim),
     );

@@ -1,11 +1,13 @@
-//! The step page: a line of facts (tool, error, exit code, time, tokens, cost), then thought,
-//! action and observation, code highlighted, long observations folded.
+//! The step page: a line of facts (tool, error, exit code, time, tokens, cost), then the
+//! step's parts as `present::sections` orders and titles them, code highlighted, long
+//! observations folded.
 
 use super::highlight::Highlighter;
 use super::{Mode, Writer, cancelled};
-use crate::metrics::{Field, shown_text};
+use crate::metrics::Field;
 use crate::model::{Step, StepKind, Trajectory};
 use crate::present::language::{Language, of_action, of_step_observation};
+use crate::present::sections::{Section, SectionKind, sections};
 use crate::text::sanitise;
 use crate::tui::theme::{Paint, Theme};
 use crate::tui::units;
@@ -39,37 +41,44 @@ pub fn write(
             ),
         ]);
     }
-    if step.kind != StepKind::Agent {
-        return user(w, step, theme);
-    }
-    let thought = shown_text(Field::Thought, step);
-    if !thought.trim().is_empty() {
-        w.blank();
-        w.rule(
-            "THOUGHT",
-            "",
-            theme.style(Paint::SectionTitle),
-            theme.style(Paint::SectionMeta),
-        );
-        w.begin_field(Field::Thought);
-        for (i, line) in thought.lines().enumerate() {
-            w.source_line(i);
-            w.text(line, theme.style(Paint::Text));
+    for section in sections(step) {
+        match section.kind {
+            SectionKind::User | SectionKind::Compaction | SectionKind::Thought => {
+                prose(w, section, theme);
+            }
+            SectionKind::Action => {
+                let action = section.text;
+                let lang = of_action(step, &sanitise(action), None);
+                w.blank();
+                w.rule(
+                    section.kind.heading(),
+                    &lang.label(),
+                    theme.style(Paint::SectionTitle),
+                    theme.style(Paint::SectionMeta),
+                );
+                w.begin_field(Field::Action);
+                body(w, action, lang, theme, None, "", mode, false, cancel)?;
+            }
+            SectionKind::Observation => {
+                observation(w, step, theme, fold, unfold_key, mode, cancel)?;
+            }
         }
     }
-    let action = &step.action;
-    if !action.trim().is_empty() {
-        let lang = of_action(step, &sanitise(action), None);
-        w.blank();
-        w.rule(
-            "ACTION",
-            &lang.label(),
-            theme.style(Paint::SectionTitle),
-            theme.style(Paint::SectionMeta),
-        );
-        w.begin_field(Field::Action);
-        body(w, action, lang, theme, None, "", mode, false, cancel)?;
-    }
+    Some(())
+}
+
+/// The observation, headed by its language and length, red when the step failed; folded
+/// when longer than `fold`.
+#[allow(clippy::too_many_arguments)]
+fn observation(
+    w: &mut Writer,
+    step: &Step,
+    theme: &Theme,
+    fold: Option<usize>,
+    unfold_key: &str,
+    mode: Mode,
+    cancel: &AtomicBool,
+) -> Option<()> {
     // Counted and sanitised line by line, never whole: the preview of a 10 MB observation
     // must cost only what it shows.
     let observation = &step.observation;
@@ -91,14 +100,17 @@ pub fn write(
         Paint::SectionTitle
     };
     w.rule(
-        "OBSERVATION",
+        SectionKind::Observation.heading(),
         &detail,
         theme.style(title_role),
         theme.style(Paint::SectionMeta),
     );
     w.begin_field(Field::Observation);
     if observation.trim().is_empty() {
-        w.text("(no observation)", theme.style(Paint::Dim));
+        w.text(
+            SectionKind::Observation.when_blank(),
+            theme.style(Paint::Dim),
+        );
         return Some(());
     }
     let fold = fold.filter(|&limit| lines > limit);
@@ -115,29 +127,25 @@ pub fn write(
     )
 }
 
-/// A person's message (USER), or the summary a compaction left (COMPACTED), as written.
-fn user(w: &mut Writer, step: &Step, theme: &Theme) -> Option<()> {
-    let (title, detail) = match step.kind {
-        StepKind::Compaction => ("COMPACTED", "earlier context replaced by this summary"),
-        _ => ("USER", ""),
-    };
+/// A part shown as written: a person's message, the summary a compaction left, a thought.
+fn prose(w: &mut Writer, section: Section<'_>, theme: &Theme) {
+    let kind = section.kind;
     w.blank();
     w.rule(
-        title,
-        detail,
+        kind.heading(),
+        kind.detail(),
         theme.style(Paint::SectionTitle),
         theme.style(Paint::SectionMeta),
     );
-    w.begin_field(Field::User);
-    let text = shown_text(Field::User, step);
+    w.begin_field(kind.field());
+    let text = sanitise(section.text);
     if text.trim().is_empty() {
-        w.text("(no summary in the log)", theme.style(Paint::Dim));
+        w.text(kind.when_blank(), theme.style(Paint::Dim));
     }
     for (i, line) in text.lines().enumerate() {
         w.source_line(i);
         w.text(line, theme.style(Paint::Text));
     }
-    Some(())
 }
 
 /// `Step 5/40 · bash · ✗ error · exit 1 · 1.23s · 1,204 → 88 tokens · $0.0123`.

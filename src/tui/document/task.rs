@@ -3,6 +3,7 @@
 
 use super::Writer;
 use crate::model::Trajectory;
+use crate::present::facts;
 use crate::text::sanitise;
 use crate::tui::theme::{Paint, Theme};
 use crate::tui::units;
@@ -22,15 +23,8 @@ pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
     w.blank();
     w.rule("DETAILS", "", title, meta);
     let usage = trajectory.total_usage();
-    let format = match &trajectory.format_detail {
-        Some(detail) => format!("{} {detail}", trajectory.format),
-        None => trajectory.format.to_string(),
-    };
-    let resolved = match trajectory.resolved {
-        Some(true) => "yes",
-        Some(false) => "no",
-        None => "unknown (no eval results found)",
-    };
+    let format = facts::format(trajectory);
+    let resolved = facts::resolved_explained(trajectory);
     let mut rows = vec![
         ("instance", trajectory.instance_id.clone()),
         ("source", trajectory.display_source()),

@@ -37,7 +37,7 @@ fn what(request: &ExportRequest) -> String {
 pub fn file_name(request: &ExportRequest) -> String {
     let t = &request.trajectory;
     let stem = if t.instance_id.trim().is_empty() {
-        t.source
+        t.path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "trajectory".into())
@@ -120,11 +120,14 @@ fn write(request: &ExportRequest) -> Result<(PathBuf, u64), String> {
 /// `lazy` read whole, with what the run joined to it (the verdict, the exit status).
 fn read_whole(lazy: &Trajectory) -> Result<Trajectory, String> {
     let mut whole = crate::tui::job::read_trajectory(&TrajectoryRef {
-        path: lazy.source.clone(),
+        path: lazy.path.clone(),
         index: lazy.source_index,
     })?;
     whole.resolved = lazy.resolved;
-    whole.exit_status = whole.exit_status.or_else(|| lazy.exit_status.clone());
+    whole.exit_status = whole
+        .exit_status
+        .take()
+        .or_else(|| lazy.exit_status.clone());
     whole.submission = whole.submission.or_else(|| lazy.submission.clone());
     Ok(whole)
 }

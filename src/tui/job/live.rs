@@ -143,7 +143,7 @@ impl LiveJob {
                 Vec::new()
             };
             let mut trajectory: Trajectory = trajectory.clone();
-            trajectory.source = path.clone();
+            trajectory.path = path.clone();
             trajectories.push(LiveTrajectory {
                 summary: TrajectorySummary::of(&trajectory),
                 tally: TrajectoryTally::of(&self.rules, &trajectory),

@@ -265,7 +265,7 @@ impl RunState {
     /// same row selected where it is still shown.
     pub fn refresh(&mut self) {
         let keep = self.selected_row().filter(|_| self.user_moved);
-        let keys: Vec<_> = self.rows.iter().map(TrajectorySummary::label_key).collect();
+        let keys: Vec<_> = self.rows.iter().map(|r| r.label_key()).collect();
         self.labels = labels(&keys);
         let names: Vec<&str> = self.rule_names.iter().map(String::as_str).collect();
         let known = (!names.is_empty()).then_some(names.as_slice());
@@ -494,7 +494,7 @@ fn name_of(root: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Format, Usage};
+    use crate::model::{Format, Trajectory};
 
     #[test]
     fn rows_sharing_an_instance_id_are_told_apart_by_where_they_come_from() {
@@ -536,28 +536,13 @@ mod tests {
     }
 
     fn row(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> TrajectorySummary {
-        TrajectorySummary {
-            path: PathBuf::from(format!("run/{id}.traj")),
-            source_index: None,
-            format: Format::SweAgent,
-            format_detail: None,
-            instance_id: id.into(),
-            model: None,
-            steps,
-            exit_status: Some("submitted".into()),
-            forced_exit: None,
-            resolved,
-            verdict_source: None,
-            usage: Usage {
-                cost: Some(cost),
-                ..Usage::default()
-            },
-            patch_lines: 0,
-            error_steps: 0,
-            warnings: Vec::new(),
-            fork_of: None,
-            parent: None,
-        }
+        let mut s =
+            TrajectorySummary::of(&Trajectory::new(format!("run/{id}.traj"), Format::SweAgent));
+        s.steps = steps;
+        s.exit_status = Some("submitted".into());
+        s.resolved = resolved;
+        s.usage.cost = Some(cost);
+        s
     }
 
     fn run() -> RunState {

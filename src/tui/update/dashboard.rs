@@ -62,7 +62,7 @@ fn open_hit(state: &mut State, fx: &mut Vec<Effect>) {
         .run
         .rows
         .iter()
-        .position(|r| r.path == t.key.path && r.source_index == t.key.source_index);
+        .position(|r| r.path == t.path && r.source_index == t.source_index);
     let Some(row) = row else {
         state.notice = Some(Notice::error(format!(
             "{} is not in the run table",
@@ -154,7 +154,7 @@ pub fn sync(state: &mut State) {
             let key = |h: &HitRow| {
                 tally
                     .trajectory(h.trajectory)
-                    .map(|t| (&t.instance_id, &t.key))
+                    .map(|t| (&t.instance_id, &t.path, t.source_index))
             };
             key(a).cmp(&key(b)).then(a.step.cmp(&b.step))
         });

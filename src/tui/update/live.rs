@@ -162,8 +162,8 @@ fn retally(
         .tally
         .trajectories()
         .iter()
-        .filter(|t| t.key.path == path && !kept.contains(&t.key.source_index))
-        .map(|t| t.key.clone())
+        .filter(|t| t.path == path && !kept.contains(&t.source_index))
+        .map(|t| t.key().clone())
         .collect();
     for key in &gone {
         state.metrics.tally.remove(key);

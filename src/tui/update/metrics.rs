@@ -21,7 +21,7 @@ pub fn tallied(state: &mut State, mut tallies: Vec<TrajectoryTally>) {
         state
             .run
             .rule_hits
-            .insert((t.key.path.clone(), t.key.source_index), names);
+            .insert((t.path.clone(), t.source_index), names);
     }
     if state.run.applied.uses_rules() {
         state.run.refresh();

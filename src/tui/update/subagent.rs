@@ -21,7 +21,7 @@ pub fn follow(state: &mut State, fx: &mut Vec<Effect>) {
     match &trajectory.parent {
         Some(parent) => {
             let parent = parent.clone();
-            open(state, &parent, Some(&trajectory.source), fx);
+            open(state, &parent, Some(&trajectory.path), fx);
         }
         None => {
             state.notice = Some(Notice::info(

@@ -2,7 +2,7 @@
 //! keys typed through the real keymap. No files, no tasks: effects are returned, not run.
 
 use super::update;
-use crate::model::{Format, Step, Trajectory, TrajectorySummary, Usage};
+use crate::model::{Format, Step, Trajectory, TrajectorySummary};
 use crate::tui::config::Config;
 use crate::tui::effect::Effect;
 use crate::tui::keymap::parse_keys;
@@ -12,28 +12,14 @@ use crate::tui::state::{Size, State};
 use std::path::PathBuf;
 
 pub fn summary(id: &str, steps: usize, cost: f64, resolved: Option<bool>) -> TrajectorySummary {
-    TrajectorySummary {
-        path: PathBuf::from(format!("run/{id}.traj")),
-        source_index: None,
-        format: Format::SweAgent,
-        format_detail: None,
-        instance_id: id.into(),
-        model: None,
-        steps,
-        exit_status: Some("submitted".into()),
-        forced_exit: None,
-        resolved,
-        verdict_source: None,
-        usage: Usage {
-            cost: Some(cost),
-            ..Usage::default()
-        },
-        patch_lines: 3,
-        error_steps: 1,
-        warnings: Vec::new(),
-        fork_of: None,
-        parent: None,
-    }
+    let mut s = TrajectorySummary::of(&Trajectory::new(format!("run/{id}.traj"), Format::SweAgent));
+    s.steps = steps;
+    s.exit_status = Some("submitted".into());
+    s.resolved = resolved;
+    s.usage.cost = Some(cost);
+    s.patch_lines = 3;
+    s.error_steps = 1;
+    s
 }
 
 /// An empty app, 100x30, opened on the folder `run`.

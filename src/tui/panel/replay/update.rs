@@ -337,7 +337,7 @@ pub fn message(state: &mut State, msg: ReplayMsg) {
         ReplayMsg::Forks { forks, .. } => {
             for f in forks {
                 if !p.forks.contains(&f.path) {
-                    p.forks.push(f.path);
+                    p.forks.push(f.header.path);
                 }
             }
         }
