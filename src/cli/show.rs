@@ -122,6 +122,25 @@ pub fn open_judged(
     Ok(trajectory)
 }
 
+/// A file given alone that is big enough to open lazily (see [`open_one_step`]), opened so
+/// (its steps left in the file, read back one at a time) and joined with the eval results;
+/// `None`: open it the usual way.
+pub fn open_judged_lazily(
+    file: &Path,
+    which: Option<usize>,
+    results: &super::results::ResultsArg,
+) -> Result<Option<Trajectory>> {
+    let (path, from_suffix) = split_index(file);
+    if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
+        return Ok(None);
+    }
+    let Some(mut trajectory) = open_lazy(&path, &mut |_| {})? else {
+        return Ok(None);
+    };
+    results.join(&mut trajectory)?;
+    Ok(Some(trajectory))
+}
+
 /// Loads the file and picks one trajectory: `FILE#N`, `--trajectory N`, or the only one.
 fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
     let (path, from_suffix) = split_index(file);

@@ -9,4 +9,7 @@ pub enum ExportError {
     NoSuchStep { step: usize, len: usize },
     #[error("`{0}` is not a step range: give N, A..B, A.. or ..B (1-based, inclusive)")]
     BadRange(String),
+    /// A step of a trajectory opened lazily could not be read back from its file.
+    #[error("{0}")]
+    Read(String),
 }

@@ -14,7 +14,7 @@ mod toc;
 
 use super::{ExportError, ExportOptions};
 use crate::diff::Reconstruction;
-use crate::model::Trajectory;
+use crate::model::{Step, Trajectory};
 use crate::present::facts;
 use highlight::Highlighter;
 use std::collections::BTreeMap;
@@ -32,22 +32,40 @@ pub fn write_html(
     t: &Trajectory,
     options: &ExportOptions,
 ) -> Result<(), ExportError> {
-    let range = options.steps.resolve(t.steps.len())?;
-    let steps = &t.steps[range.start() - 1..*range.end()];
-    let edits = options.diffs.then(|| Reconstruction::of(t));
-    let labels: Vec<Vec<String>> = steps
-        .iter()
-        .map(|s| options.labels(s.index).to_vec())
-        .collect();
+    let range = options.steps.resolve(t.step_count())?;
+    // A trajectory opened lazily holds no steps to replay: its diffs are left out.
+    let edits = (options.diffs && t.lazy.is_none()).then(|| Reconstruction::of(t));
+    // Steps are numbered from 1 in order: the labels of step `k` are at `k - start`.
+    let labels: Vec<Vec<String>> = range.clone().map(|k| options.labels(k).to_vec()).collect();
+    let label_of = |step: &Step| {
+        step.index
+            .checked_sub(*range.start())
+            .and_then(|i| labels.get(i))
+            .map_or(&[][..], Vec::as_slice)
+    };
     let highlighter = Highlighter::new();
+    let (header, errors) = super::with_totals(t)?;
 
     write_head(w, &escaped(options.title(t)))?;
-    toc::write_toc(w, t, steps, &labels)?;
+    toc::write_toc_head(w, t)?;
+    super::each_step(t, &range, &mut |step| {
+        Ok(toc::write_toc_entry(w, step, label_of(step))?)
+    })?;
+    toc::write_toc_tail(w)?;
     w.write_all(b"<main>\n")?;
-    write_header(w, t, options, &labels)?;
-    for (step, labels) in steps.iter().zip(&labels) {
-        step::write_step(w, t, step, labels, edits.as_ref(), &highlighter, options)?;
-    }
+    write_header(w, &header, options, &labels, errors)?;
+    super::each_step(t, &range, &mut |step| {
+        let labels = label_of(step);
+        Ok(step::write_step(
+            w,
+            t,
+            step,
+            labels,
+            edits.as_ref(),
+            &highlighter,
+            options,
+        )?)
+    })?;
     if options.steps.is_all()
         && options.diffs
         && let Some(patch) = t.submission.as_deref().filter(|p| !p.trim().is_empty())
@@ -91,6 +109,7 @@ fn write_header(
     t: &Trajectory,
     options: &ExportOptions,
     labels: &[Vec<String>],
+    errors: usize,
 ) -> std::io::Result<()> {
     write!(
         w,
@@ -114,8 +133,7 @@ fn write_header(
         "Resolved",
         &format!("<span class=\"{resolved}\">{resolved}</span>"),
     )?;
-    let errors = t.error_steps();
-    let mut steps = t.steps.len().to_string();
+    let mut steps = t.step_count().to_string();
     if errors > 0 {
         steps.push_str(&format!(" ({errors} with errors)"));
     }

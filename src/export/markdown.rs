@@ -26,16 +26,18 @@ pub fn write_markdown(
     t: &Trajectory,
     options: &ExportOptions,
 ) -> Result<(), ExportError> {
-    let range = options.steps.resolve(t.steps.len())?;
-    let edits = options.diffs.then(|| Reconstruction::of(t));
+    let range = options.steps.resolve(t.step_count())?;
+    // A trajectory opened lazily holds no steps to replay: its diffs are left out.
+    let edits = (options.diffs && t.lazy.is_none()).then(|| Reconstruction::of(t));
     if options.steps.is_all() {
-        write_header(w, t, options.title(t))?;
+        let (header, errors) = super::with_totals(t)?;
+        write_header(w, &header, options.title(t), errors)?;
     } else {
         write_short_header(w, t, options.title(t), &range)?;
     }
-    for step in &t.steps[range.start() - 1..*range.end()] {
-        write_step(w, t, step, edits.as_ref(), options)?;
-    }
+    super::each_step(t, &range, &mut |step| {
+        write_step(w, t, step, edits.as_ref(), options)
+    })?;
     if options.steps.is_all() && options.diffs {
         write_patch(w, t)?;
     }
@@ -43,7 +45,12 @@ pub fn write_markdown(
     Ok(())
 }
 
-fn write_header(w: &mut dyn Write, t: &Trajectory, title: &str) -> Result<(), ExportError> {
+fn write_header(
+    w: &mut dyn Write,
+    t: &Trajectory,
+    title: &str,
+    errors: usize,
+) -> Result<(), ExportError> {
     writeln!(w, "# {}\n", inline::text(title))?;
     writeln!(w, "- **Format:** {}", inline::code(&facts::format(t)))?;
     if let Some(agent) = &t.agent {
@@ -58,11 +65,10 @@ fn write_header(w: &mut dyn Write, t: &Trajectory, title: &str) -> Result<(), Ex
         t.exit_status.as_deref().map_or("-".into(), inline::code),
         facts::resolved(t)
     )?;
-    let errors = t.error_steps();
     writeln!(
         w,
         "- **Steps:** {}{}",
-        t.steps.len(),
+        t.step_count(),
         if errors > 0 {
             format!(" ({errors} with errors)")
         } else {
@@ -93,13 +99,13 @@ fn write_short_header(
     range: &std::ops::RangeInclusive<usize>,
 ) -> Result<(), ExportError> {
     let which = if range.start() == range.end() {
-        format!("step {} of {}", range.start(), t.steps.len())
+        format!("step {} of {}", range.start(), t.step_count())
     } else {
         format!(
             "steps {}–{} of {}",
             range.start(),
             range.end(),
-            t.steps.len()
+            t.step_count()
         )
     };
     let mut facts_line = vec![
@@ -121,7 +127,7 @@ fn write_step(
     edits: Option<&Reconstruction>,
     options: &ExportOptions,
 ) -> Result<(), ExportError> {
-    let mut title = format!("### Step {}/{}", step.index, t.steps.len());
+    let mut title = format!("### Step {}/{}", step.index, t.step_count());
     for tag in facts::step_tags(step) {
         title.push_str(" · ");
         title.push_str(&inline::code(&tag));

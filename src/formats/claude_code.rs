@@ -20,7 +20,7 @@ mod user;
 mod tests;
 
 use super::LoadError;
-use super::json::each_json_line;
+use super::json::{JsonLine, each_json_line, json_line};
 use super::tool_steps::StepBuilder;
 use crate::model::{Format, Trajectory};
 use record::{ApiMessage, ApiUsage, Record};
@@ -90,23 +90,56 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     }
     // One record at a time, read into a struct that borrows the bytes and skips what the
     // loader does not use: a long session never sits in memory as JSON values.
-    let mut session = Session::new(path, Origin::Lines);
-    let mut first_problem = None;
-    each_json_line(path, bytes, |line| match line {
-        Ok(line) => session.record(line.line, &line.value),
-        Err(warning) => {
-            first_problem.get_or_insert_with(|| warning.clone());
-            session.steps.warn(warning);
+    let mut lines = Lines::new(path);
+    each_json_line(path, bytes, |line| lines.read(line));
+    lines.finish()
+}
+
+/// A session's lines read one at a time, as they come: the whole read above, and the
+/// bounded read ([`super::stream`]), which hands over each slimmed line and never holds the
+/// file's text.
+pub struct Lines<'a> {
+    session: Session<'a>,
+    first_problem: Option<String>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(path: &'a Path) -> Lines<'a> {
+        Lines {
+            session: Session::new(path, Origin::Lines),
+            first_problem: None,
         }
-    });
-    if session.records == 0 {
-        let why = first_problem.map(|w| format!(" ({w})")).unwrap_or_default();
-        return Err(LoadError::invalid(
-            path,
-            format!("no readable Claude Code records{why}"),
-        ));
     }
-    Ok(vec![session.finish()])
+
+    /// Reads line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, line: &[u8], is_last: bool) {
+        let path = self.session.path;
+        self.read(json_line(path, line_no, line, is_last));
+    }
+
+    fn read(&mut self, line: Result<JsonLine<Record>, String>) {
+        match line {
+            Ok(line) => self.session.record(line.line, &line.value),
+            Err(warning) => {
+                self.first_problem.get_or_insert_with(|| warning.clone());
+                self.session.steps.warn(warning);
+            }
+        }
+    }
+
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.session.records == 0 {
+            let why = self
+                .first_problem
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            return Err(LoadError::invalid(
+                self.session.path,
+                format!("no readable Claude Code records{why}"),
+            ));
+        }
+        Ok(vec![self.session.finish()])
+    }
 }
 
 /// One JSON document: a web session's `{"loglines": […]}`, or a session file of one line.

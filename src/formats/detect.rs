@@ -206,7 +206,7 @@ fn classify_keyed_results(value: &Value) -> Option<Kind> {
 }
 
 fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
-    let items: Vec<Value> =
+    let FirstItems { items, objects } =
         serde_json::from_slice(body).map_err(|err| LoadError::json(path, &err, 0))?;
     // Older OpenHands evaluation histories: `[[action, observation], …]`.
     let is_pair = |v: &Value| {
@@ -217,7 +217,7 @@ fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
         return Ok(Kind::Trajectories(Format::OpenHands));
     }
     let objects: Vec<&serde_json::Map<String, Value>> =
-        items.iter().filter_map(Value::as_object).take(20).collect();
+        objects.iter().filter_map(Value::as_object).collect();
     if objects.is_empty() {
         return Err(LoadError::unrecognized(
             path,
@@ -253,6 +253,51 @@ fn detect_array(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
         path,
         "a JSON array of objects that are neither events nor chat messages",
     ))
+}
+
+/// What [`detect_array`] looks at: the array's first [`SNIFFED`] items and its first
+/// [`SNIFFED`] objects, the rest checked as JSON but never held (a 1 GB event list read as
+/// values cost more than its size).
+struct FirstItems {
+    items: Vec<Value>,
+    objects: Vec<Value>,
+}
+
+const SNIFFED: usize = 20;
+
+impl<'de> serde::Deserialize<'de> for FirstItems {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = FirstItems;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON array")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<FirstItems, A::Error> {
+                let mut first = FirstItems {
+                    items: Vec::new(),
+                    objects: Vec::new(),
+                };
+                while first.items.len() < SNIFFED || first.objects.len() < SNIFFED {
+                    let Some(item) = seq.next_element::<Value>()? else {
+                        return Ok(first);
+                    };
+                    if item.is_object() && first.objects.len() < SNIFFED {
+                        first.objects.push(item.clone());
+                    }
+                    if first.items.len() < SNIFFED {
+                        first.items.push(item);
+                    }
+                }
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(first)
+            }
+        }
+        deserializer.deserialize_seq(Visitor)
+    }
 }
 
 /// JSON Lines: decided by the first few lines that parse.

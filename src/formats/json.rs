@@ -232,27 +232,39 @@ pub fn each_json_line<'a, T: serde::Deserialize<'a>>(
     mut on_line: impl FnMut(Result<JsonLine<T>, String>),
 ) {
     for (line_no, line, is_last) in nonblank_lines(bytes) {
-        on_line(match serde_json::from_slice::<T>(line) {
-            Ok(value) => Ok(JsonLine {
-                line: line_no,
-                value,
-            }),
-            Err(err) if is_last && err.is_eof() => Err(format!(
-                "{}:{line_no}: last line is incomplete (still being written?); skipped",
-                path.display()
-            )),
-            Err(err) if err.is_data() => Err(format!(
-                "{}:{line_no}: {}; line skipped",
-                path.display(),
-                strip_position(&err.to_string())
-            )),
-            Err(err) => Err(format!(
-                "{}:{line_no}:{}: not JSON ({}); line skipped",
-                path.display(),
-                err.column(),
-                strip_position(&err.to_string())
-            )),
-        });
+        on_line(json_line(path, line_no, line, is_last));
+    }
+}
+
+/// One line of a JSONL file read as `T`, or the warning saying why it was skipped (naming
+/// the file and the line): what [`each_json_line`] does per line, for readers fed one line
+/// at a time (the bounded read of [`super::stream`]).
+pub fn json_line<'a, T: serde::Deserialize<'a>>(
+    path: &std::path::Path,
+    line_no: usize,
+    line: &'a [u8],
+    is_last: bool,
+) -> Result<JsonLine<T>, String> {
+    match serde_json::from_slice::<T>(line) {
+        Ok(value) => Ok(JsonLine {
+            line: line_no,
+            value,
+        }),
+        Err(err) if is_last && err.is_eof() => Err(format!(
+            "{}:{line_no}: last line is incomplete (still being written?); skipped",
+            path.display()
+        )),
+        Err(err) if err.is_data() => Err(format!(
+            "{}:{line_no}: {}; line skipped",
+            path.display(),
+            strip_position(&err.to_string())
+        )),
+        Err(err) => Err(format!(
+            "{}:{line_no}:{}: not JSON ({}); line skipped",
+            path.display(),
+            err.column(),
+            strip_position(&err.to_string())
+        )),
     }
 }
 

@@ -44,42 +44,56 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 fn events_file(path: &Path, bytes: &[u8]) -> Result<Trajectory, LoadError> {
     let items: Vec<HistoryItem> =
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-    let (events, skipped) = flatten(items);
-    if events.is_empty() {
-        return Err(LoadError::invalid(
-            path,
-            "an OpenHands event list without events",
-        ));
+    let mut events = Events::default();
+    for item in items {
+        events.push(item);
     }
-    let mut trajectory = Trajectory::new(path, Format::OpenHands);
-    trajectory.format_detail = Some("events".into());
-    if skipped > 0 {
-        trajectory.warnings.push(format!(
-            "{skipped} item(s) of the list are not events; skipped"
-        ));
-    }
-    history::build(&mut trajectory, events);
-    Ok(trajectory)
+    events.finish(path)
 }
 
-/// Events in order, with `[action, observation]` pairs unfolded: the observation of a pair
-/// answers its action even when it does not say so (`cause`), so pairs without ids get
-/// ids of their own (negative, never clashing with OpenHands' ids). Returns the events and
-/// how many items were not events.
+/// Items in order, with `[action, observation]` pairs unfolded ([`Events`]).
 fn flatten(items: Vec<HistoryItem>) -> (Vec<RawEvent>, usize) {
-    let mut events = Vec::with_capacity(items.len());
-    let mut skipped = 0;
-    let mut next_free_id = -1;
+    let mut events = Events::default();
     for item in items {
+        events.push(item);
+    }
+    events.into_events()
+}
+
+/// A session's events read one item of the list at a time: the whole read above, and the
+/// bounded read ([`super::stream`]), which hands over each slimmed item and never holds
+/// the file's text.
+///
+/// Items come in order, with `[action, observation]` pairs unfolded: the observation of a
+/// pair answers its action even when it does not say so (`cause`), so pairs without ids
+/// get ids of their own (negative, never clashing with OpenHands' ids).
+#[derive(Default)]
+pub struct Events {
+    events: Vec<RawEvent>,
+    /// Items of the list that are not events.
+    skipped: usize,
+    next_free_id: i64,
+}
+
+impl Events {
+    /// Reads one item of the list, the text of which starts on line `line` of `path`.
+    pub fn item(&mut self, path: &Path, line: usize, bytes: &[u8]) -> Result<(), LoadError> {
+        let item = serde_json::from_slice(bytes)
+            .map_err(|err| LoadError::json(path, &err, line.saturating_sub(1)))?;
+        self.push(item);
+        Ok(())
+    }
+
+    fn push(&mut self, item: HistoryItem) {
         match item {
-            HistoryItem::Event(event) => events.push(*event),
+            HistoryItem::Event(event) => self.events.push(*event),
             HistoryItem::Pair(pair) => {
                 let [HistoryItem::Event(action), HistoryItem::Event(observation)] =
                     <[HistoryItem; 2]>::try_from(pair)
                         .unwrap_or([HistoryItem::Other, HistoryItem::Other])
                 else {
-                    skipped += 1;
-                    continue;
+                    self.skipped += 1;
+                    return;
                 };
                 let (mut action, mut observation) = (*action, *observation);
                 if action.source.0.is_empty() && action.action().is_some() {
@@ -87,18 +101,41 @@ fn flatten(items: Vec<HistoryItem>) -> (Vec<RawEvent>, usize) {
                 }
                 if observation.cause.is_none() {
                     let id = *action.id.get_or_insert_with(|| {
-                        next_free_id -= 1;
-                        next_free_id + 1
+                        self.next_free_id -= 1;
+                        self.next_free_id
                     });
                     observation.cause = Some(id);
                 }
-                events.push(action);
-                events.push(observation);
+                self.events.push(action);
+                self.events.push(observation);
             }
-            HistoryItem::Other => skipped += 1,
+            HistoryItem::Other => self.skipped += 1,
         }
     }
-    (events, skipped)
+
+    /// Every item given, unfolded, and how many items were not events.
+    fn into_events(self) -> (Vec<RawEvent>, usize) {
+        (self.events, self.skipped)
+    }
+
+    pub fn finish(self, path: &Path) -> Result<Trajectory, LoadError> {
+        if self.events.is_empty() {
+            return Err(LoadError::invalid(
+                path,
+                "an OpenHands event list without events",
+            ));
+        }
+        let mut trajectory = Trajectory::new(path, Format::OpenHands);
+        trajectory.format_detail = Some("events".into());
+        if self.skipped > 0 {
+            trajectory.warnings.push(format!(
+                "{} item(s) of the list are not events; skipped",
+                self.skipped
+            ));
+        }
+        history::build(&mut trajectory, self.events);
+        Ok(trajectory)
+    }
 }
 
 #[cfg(test)]

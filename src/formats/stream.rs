@@ -15,6 +15,7 @@
 
 mod append;
 mod inflate;
+mod records;
 mod slim;
 
 pub use append::AppendedLog;
@@ -92,18 +93,36 @@ pub fn slim_file(path: &Path, threshold: usize) -> Result<Vec<u8>, LoadError> {
         slimmer.feed(&buffer[..n]);
         if slimmer.out.len() as u64 > budget {
             let line = memchr::memchr_iter(b'\n', &slimmer.out).count() + 1;
-            return Err(LoadError::invalid(
-                path,
-                format!(
-                    "line {line}: a JSON value whose structure alone (its long strings left \
-                     in the file) outgrows the memory budget of {budget} bytes \
-                     ({}); it cannot be read here",
-                    super::BUDGET_ENV
-                ),
-            ));
+            return Err(line_budget_error(path, line, budget));
         }
     }
     Ok(slimmer.finish())
+}
+
+/// The error for a value starting on `line` whose slimmed text outgrows `budget`.
+fn line_budget_error(path: &Path, line: usize, budget: u64) -> LoadError {
+    LoadError::invalid(
+        path,
+        format!(
+            "line {line}: a JSON value whose structure alone (its long strings left \
+             in the file) outgrows the memory budget of {budget} bytes \
+             ({}); it cannot be read here",
+            super::BUDGET_ENV
+        ),
+    )
+}
+
+/// The trajectories of `path` read from its slim text: record by record where the format
+/// allows ([`records`]), else the slim text read whole by the format's reader.
+fn read_slim(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    if let Some(trajectories) = records::read(path, threshold)? {
+        return Ok(Some(trajectories));
+    }
+    let slim = slim_file(path, threshold)?;
+    match load_bytes_with(path, &slim, Detail::Full)? {
+        Loaded::Trajectories(trajectories) => Ok(Some(trajectories)),
+        Loaded::Results(_) => Ok(None),
+    }
 }
 
 /// Opens `path` in bounded memory: its trajectories with their steps left in the file
@@ -115,8 +134,7 @@ pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
     }
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
-    let slim = slim_file(path, threshold)?;
-    let Loaded::Trajectories(mut trajectories) = load_bytes_with(path, &slim, Detail::Full)? else {
+    let Some(mut trajectories) = read_slim(path, threshold)? else {
         return Ok(None);
     };
     if trajectories
@@ -125,7 +143,6 @@ pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
     {
         return Ok(None);
     }
-    drop(slim);
     let header = Inflater {
         file: &file,
         preview: false,

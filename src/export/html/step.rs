@@ -28,7 +28,7 @@ pub fn write_step(
         "<section class=\"step{}\" id=\"step-{k}\">\n<h2><a href=\"#step-{k}\">Step {k}\
          <span class=\"of\">/{}</span></a>",
         if error { " err" } else { "" },
-        t.steps.len()
+        t.step_count()
     )?;
     for tag in facts::step_tags(step) {
         w.write_all(b" <span class=\"tag\">")?;

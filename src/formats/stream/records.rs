@@ -1,0 +1,443 @@
+//! The bounded read record by record: the slimmed text is cut into records as it comes (the
+//! lines of a JSON Lines log, the items of a top-level JSON array) and each is handed to its
+//! format's reader at once, so what is held is the reader's steps, never the file's text nor
+//! its slimmed text whole. The format is told from the first records; a format without a
+//! record reader, or a file whose start does not say, is left to the whole slim read.
+//!
+//! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]) and OpenHands event
+//! lists ([`openhands::Events`]), the two big-file formats whose readers hold one record at
+//! a time.
+
+use super::slim::Slimmer;
+use super::{CHUNK, line_budget_error};
+use crate::formats::detect::{Kind, detect, is_json_lines};
+use crate::formats::{LoadError, claude_code, openhands};
+use crate::model::{Format, Trajectory};
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+/// Records looked at, at most, to tell the format (detection reads 8 lines or 20 items).
+const SNIFF_RECORDS: usize = 24;
+/// Slimmed bytes looked at, at most, to tell the format.
+const SNIFF_BYTES: usize = 4 << 20;
+
+/// How the file holds its records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// One JSON value per line.
+    Lines,
+    /// The items of one top-level array.
+    Array,
+}
+
+/// A format's reader fed one slimmed record at a time.
+trait Records {
+    /// The record that starts on line `line`; `is_last` when the file ends inside or right
+    /// after it with no line end (a writer may still be writing it).
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError>;
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError>;
+}
+
+struct ClaudeLines<'a>(claude_code::Lines<'a>);
+
+impl Records for ClaudeLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+}
+
+struct OpenHandsItems<'a> {
+    path: &'a Path,
+    events: openhands::Events,
+}
+
+impl Records for OpenHandsItems<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], _: bool) -> Result<(), LoadError> {
+        self.events.item(self.path, line, bytes)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.events.finish(self.path).map(|t| vec![t])
+    }
+}
+
+/// The reader of `format` for records of `shape`, if it has one.
+fn reader<'a>(format: Format, shape: Shape, path: &'a Path) -> Option<Box<dyn Records + 'a>> {
+    match (format, shape) {
+        (Format::ClaudeCode, Shape::Lines) => {
+            Some(Box::new(ClaudeLines(claude_code::Lines::new(path))))
+        }
+        (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
+            path,
+            events: openhands::Events::default(),
+        })),
+        _ => None,
+    }
+}
+
+/// One record cut from the slimmed text.
+struct Record {
+    line: usize,
+    bytes: Vec<u8>,
+    is_last: bool,
+}
+
+/// Cuts slimmed text into records, fed in chunks.
+struct Cutter {
+    shape: Option<Shape>,
+    /// The open record's bytes so far.
+    pending: Vec<u8>,
+    /// The line the open record starts on (1-based), and the line being read.
+    start_line: usize,
+    line: usize,
+    /// Inside the array: containers open (1 inside the top-level array), string state.
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// The array has closed; anything but whitespace after it is an error.
+    closed: bool,
+    trailing: Option<usize>,
+}
+
+impl Cutter {
+    fn new() -> Cutter {
+        Cutter {
+            shape: None,
+            pending: Vec::new(),
+            start_line: 1,
+            line: 1,
+            depth: 0,
+            in_string: false,
+            escaped: false,
+            closed: false,
+            trailing: None,
+        }
+    }
+
+    /// Cuts `text` (the next slimmed bytes), calling `on_record` with each record completed.
+    fn feed(&mut self, text: &[u8], on_record: &mut dyn FnMut(Record)) {
+        if self.shape.is_none() {
+            match text.iter().find(|b| !b.is_ascii_whitespace()) {
+                Some(b'[') => self.shape = Some(Shape::Array),
+                Some(_) => self.shape = Some(Shape::Lines),
+                None => {
+                    self.line += memchr::memchr_iter(b'\n', text).count();
+                    return;
+                }
+            }
+        }
+        match self.shape {
+            Some(Shape::Lines) => self.feed_lines(text, on_record),
+            _ => self.feed_array(text, on_record),
+        }
+    }
+
+    fn feed_lines(&mut self, mut text: &[u8], on_record: &mut dyn FnMut(Record)) {
+        while let Some(at) = memchr::memchr(b'\n', text) {
+            self.pending.extend_from_slice(&text[..at]);
+            self.end_line(on_record);
+            text = &text[at + 1..];
+        }
+        self.pending.extend_from_slice(text);
+    }
+
+    fn end_line(&mut self, on_record: &mut dyn FnMut(Record)) {
+        if !self.pending.iter().all(u8::is_ascii_whitespace) {
+            on_record(Record {
+                line: self.line,
+                bytes: std::mem::take(&mut self.pending),
+                is_last: false,
+            });
+        }
+        self.pending.clear();
+        self.line += 1;
+    }
+
+    fn feed_array(&mut self, text: &[u8], on_record: &mut dyn FnMut(Record)) {
+        for &b in text {
+            if self.in_string {
+                self.pending.push(b);
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            if b == b'\n' {
+                self.line += 1;
+            }
+            if self.closed || self.depth == 0 {
+                match b {
+                    b'[' if !self.closed => self.depth = 1,
+                    _ if b.is_ascii_whitespace() => {}
+                    _ => {
+                        self.trailing.get_or_insert(self.line);
+                    }
+                }
+                continue;
+            }
+            if self.depth == 1 {
+                match b {
+                    b',' => {
+                        self.end_item(on_record);
+                        continue;
+                    }
+                    b']' => {
+                        self.end_item(on_record);
+                        self.depth = 0;
+                        self.closed = true;
+                        continue;
+                    }
+                    _ if b.is_ascii_whitespace() && self.pending.is_empty() => continue,
+                    _ => {}
+                }
+            }
+            if self.pending.is_empty() {
+                self.start_line = self.line;
+            }
+            self.pending.push(b);
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    /// The line the open record starts on.
+    fn open_line(&self) -> usize {
+        match self.shape {
+            Some(Shape::Array) => self.start_line,
+            _ => self.line,
+        }
+    }
+
+    fn end_item(&mut self, on_record: &mut dyn FnMut(Record)) {
+        if self.pending.is_empty() {
+            return;
+        }
+        on_record(Record {
+            line: self.start_line,
+            bytes: std::mem::take(&mut self.pending),
+            is_last: false,
+        });
+    }
+
+    /// The end of the text: the last line, however it ends; an array that did not close
+    /// is an error naming where its open item starts.
+    fn finish(&mut self, path: &Path, on_record: &mut dyn FnMut(Record)) -> Result<(), LoadError> {
+        match self.shape {
+            Some(Shape::Lines) if !self.pending.iter().all(u8::is_ascii_whitespace) => {
+                on_record(Record {
+                    line: self.line,
+                    bytes: std::mem::take(&mut self.pending),
+                    is_last: true,
+                });
+                Ok(())
+            }
+            Some(Shape::Array) if !self.closed => {
+                let err = serde_json::from_slice::<serde::de::IgnoredAny>(&self.pending)
+                    .err()
+                    .unwrap_or_else(|| serde::de::Error::custom("a list that never closes"));
+                Err(LoadError::json(
+                    path,
+                    &err,
+                    self.start_line.saturating_sub(1),
+                ))
+            }
+            Some(Shape::Array) if self.trailing.is_some() => Err(LoadError::invalid(
+                path,
+                format!(
+                    "line {}: trailing characters after the list",
+                    self.trailing.unwrap_or(0)
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Reads `path` record by record when its format has a record reader: `None` when it has
+/// none or its first records do not say (read it slim and whole instead).
+pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
+    let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
+    let mut slimmer = Slimmer::new(threshold);
+    let mut cutter = Cutter::new();
+    let mut buffer = vec![0; CHUNK];
+    // The first records, held until the format is known.
+    let mut first: Vec<Record> = Vec::new();
+    let mut first_bytes = 0;
+    let mut reader: Option<Box<dyn Records>> = None;
+    let mut failed: Option<LoadError> = None;
+    let mut at_end = false;
+    loop {
+        let n = if at_end {
+            0
+        } else {
+            file.read(&mut buffer)
+                .map_err(|err| LoadError::io(path, err))?
+        };
+        if n == 0 {
+            at_end = true;
+        } else {
+            slimmer.feed(&buffer[..n]);
+        }
+        let text = if at_end {
+            std::mem::replace(&mut slimmer, Slimmer::new(threshold)).finish()
+        } else {
+            std::mem::take(&mut slimmer.out)
+        };
+        let mut on_record = |record: Record| match &mut reader {
+            Some(reader) => {
+                if failed.is_none()
+                    && let Err(err) = reader.record(record.line, &record.bytes, record.is_last)
+                {
+                    failed = Some(err);
+                }
+            }
+            None => {
+                first_bytes += record.bytes.len();
+                first.push(record);
+            }
+        };
+        cutter.feed(&text, &mut on_record);
+        if at_end {
+            cutter.finish(path, &mut on_record)?;
+        }
+        if let Some(err) = failed.take() {
+            return Err(err);
+        }
+        if cutter.pending.len() as u64 > budget {
+            return Err(line_budget_error(path, cutter.open_line(), budget));
+        }
+        if reader.is_none()
+            && (first.len() >= SNIFF_RECORDS || first_bytes >= SNIFF_BYTES || at_end)
+        {
+            let Some(shape) = cutter.shape else {
+                return Ok(None);
+            };
+            let Some(mut chosen) = sniff(path, shape, &first) else {
+                return Ok(None);
+            };
+            for record in first.drain(..) {
+                chosen.record(record.line, &record.bytes, record.is_last)?;
+            }
+            reader = Some(chosen);
+        }
+        if at_end {
+            break;
+        }
+    }
+    let Some(reader) = reader else {
+        return Ok(None);
+    };
+    let mut trajectories = reader.finish()?;
+    for trajectory in &mut trajectories {
+        trajectory.number_steps();
+    }
+    Ok(Some(trajectories))
+}
+
+/// The record reader for the file whose first records are `first`, told the way the whole
+/// read tells it (from a sample of the same records).
+fn sniff<'a>(path: &'a Path, shape: Shape, first: &[Record]) -> Option<Box<dyn Records + 'a>> {
+    let mut sample = Vec::new();
+    match shape {
+        // One line says too little to tell JSON Lines from one document.
+        Shape::Lines if first.len() < 2 => return None,
+        Shape::Lines => {
+            for record in first.iter().filter(|r| !r.is_last) {
+                sample.extend_from_slice(&record.bytes);
+                sample.push(b'\n');
+            }
+        }
+        Shape::Array => {
+            sample.push(b'[');
+            for (i, record) in first.iter().enumerate() {
+                if i > 0 {
+                    sample.push(b',');
+                }
+                sample.extend_from_slice(&record.bytes);
+            }
+            sample.push(b']');
+        }
+    }
+    // A document written over several lines (pretty-printed) is not JSON Lines.
+    if shape == Shape::Lines && !is_json_lines(&sample) {
+        return None;
+    }
+    match detect(path, &sample) {
+        Ok(Kind::Trajectories(format)) => reader(format, shape, path),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cut(text: &str, chunk: usize) -> (Vec<(usize, String, bool)>, Result<(), String>) {
+        let mut cutter = Cutter::new();
+        let mut out = Vec::new();
+        let mut on = |r: Record| out.push((r.line, String::from_utf8(r.bytes).unwrap(), r.is_last));
+        for piece in text.as_bytes().chunks(chunk) {
+            cutter.feed(piece, &mut on);
+        }
+        let end = cutter
+            .finish(Path::new("x.json"), &mut on)
+            .map_err(|e| e.to_string());
+        (out, end)
+    }
+
+    #[test]
+    fn array_items_are_cut_with_their_lines() {
+        let text = "[\n {\"a\": \"x,]\\\"\"},\n [1, {\"b\": 2}],\n 3\n]\n";
+        for chunk in [1, 2, 5, 100] {
+            let (items, end) = cut(text, chunk);
+            assert_eq!(end, Ok(()));
+            assert_eq!(
+                items,
+                vec![
+                    (2, "{\"a\": \"x,]\\\"\"}".to_string(), false),
+                    (3, "[1, {\"b\": 2}]".to_string(), false),
+                    (4, "3".to_string(), false),
+                ],
+                "chunks of {chunk}"
+            );
+        }
+    }
+
+    #[test]
+    fn lines_are_cut_and_a_torn_last_line_is_marked() {
+        let (lines, end) = cut("{\"a\":1}\n\n{\"b\":2}\n{\"c\":", 3);
+        assert_eq!(end, Ok(()));
+        assert_eq!(
+            lines,
+            vec![
+                (1, "{\"a\":1}".to_string(), false),
+                (3, "{\"b\":2}".to_string(), false),
+                (4, "{\"c\":".to_string(), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_torn_array_names_its_file_and_line() {
+        let (_, end) = cut("[\n{\"a\": 1},\n{\"b\": [2,", 4);
+        let message = end.unwrap_err();
+        assert!(message.contains("x.json:3"), "{message}");
+        let (_, end) = cut("[1] x", 4);
+        assert!(end.unwrap_err().contains("trailing"));
+    }
+}
