@@ -21,6 +21,9 @@ import textwrap
 TASK = "The function add in calc.py subtracts instead of adding. Fix it."
 CALC = "def add(a, b):\n    return a - b\n"
 TIMEOUT = 900
+# Every writer's replies are capped at this many tokens: enough for a command or an edit, and
+# short enough that a rambling small model costs CI seconds, not minutes.
+MAX_TOKENS = 128
 # litellm (under mini-swe-agent and Aider) fetches a price list from the web unless told not to.
 OFFLINE = {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
@@ -109,7 +112,7 @@ def mini(cache, url, out, repo):
                     "-c", config, "-c", "agent.step_limit=4",
                     "-c", f"model.model_kwargs.api_base={url}/v1",
                     "-c", "model.model_kwargs.temperature=0",
-                    "-c", "model.model_kwargs.max_tokens=256",
+                    "-c", f"model.model_kwargs.max_tokens={MAX_TOKENS}",
                     "-c", f"environment.cwd={repo}", "-o", traj],
                    repo, env, os.path.join(out, f"{name}.console.txt"))
         entry = {"writer": "mini-swe-agent", "config": config, "files": [traj], "code": code}
@@ -167,18 +170,23 @@ INSPECT_FIGURES = textwrap.dedent('''
 
 def inspect(cache, url, out, repo):
     bin_dir = os.path.join(cache, "venv-inspect-ai", "bin")
-    env = {**os.environ, "OPENAI_API_KEY": "sk-local", "INSPECT_LOG_LEVEL": "warning",
-           "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
-    task_file = os.path.join(out, "inspect_task.py")
-    with open(task_file, "w") as f:
+    # `openai-api/<name>/…` is Inspect's provider for OpenAI-compatible servers (LOCAL_BASE_URL,
+    # LOCAL_API_KEY): its `openai/` provider takes any model for OpenAI's own and sends what
+    # gpt-5 needs (the Responses API, a `developer` role), which the local server refuses.
+    env = {**os.environ, "LOCAL_API_KEY": "sk-local", "LOCAL_BASE_URL": f"{url}/v1",
+           "INSPECT_LOG_LEVEL": "warning", "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+    # Inside the repository, named relative to it: Inspect globs the task's path, and Python
+    # 3.11's glob refuses an absolute pattern ("Non-relative patterns are unsupported").
+    task_file = "inspect_task.py"
+    with open(os.path.join(repo, task_file), "w") as f:
         f.write(INSPECT_TASK)
     runs = []
     for fmt in (c.removeprefix("--log-format ") for c in CONFIGS["inspect-ai"]):
         log_dir = os.path.join(out, f"inspect-{fmt}")
         shutil.rmtree(log_dir, ignore_errors=True)
-        code = run([os.path.join(bin_dir, "inspect"), "eval", task_file, "--model", "openai/smollm2",
-                    "--model-base-url", f"{url}/v1", "--log-dir", log_dir, "--log-format", fmt,
-                    "--display", "plain", "--temperature", "0", "--max-tokens", "256"],
+        code = run([os.path.join(bin_dir, "inspect"), "eval", task_file, "--model", "openai-api/local/smollm2",
+                    "--log-dir", log_dir, "--log-format", fmt,
+                    "--display", "plain", "--temperature", "0", "--max-tokens", str(MAX_TOKENS)],
                    repo, env, os.path.join(out, f"inspect-{fmt}.console.txt"))
         files = sorted(os.path.join(log_dir, n) for n in os.listdir(log_dir)) if os.path.isdir(log_dir) else []
         files = [p for p in files if p.endswith("." + fmt)]
@@ -223,10 +231,10 @@ def aider(cache, url, out, repo):
     env = {**os.environ, **OFFLINE, "OPENAI_API_KEY": "sk-local", "AIDER_ANALYTICS": "false",
            "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
     # Aider sets no output limit of its own: without one, the small model may ramble until the
-    # context is full (an hour at CI's speed). The same cap and temperature as the others.
+    # context is full (an hour on a loaded machine). The same cap and temperature as the others.
     settings = os.path.join(out, "aider-model-settings.yml")
     with open(settings, "w") as f:
-        f.write("- name: aider/extra_params\n  extra_params:\n    max_tokens: 256\n    temperature: 0\n")
+        f.write(f"- name: aider/extra_params\n  extra_params:\n    max_tokens: {MAX_TOKENS}\n    temperature: 0\n")
     runs = []
     for edit_format in (c.removeprefix("--edit-format ") for c in CONFIGS["aider-chat"]):
         folder = os.path.join(out, f"aider-{edit_format}")
