@@ -17,6 +17,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${TRAJSCOPE_REAL_WRITERS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/trajscope/real-writers}"
 PYTHON="${TRAJSCOPE_PYTHON:-python3}"
 WRITERS=(mini-swe-agent inspect-ai aider-chat)
+# What a writer needs beside itself to talk to an OpenAI-compatible server: Inspect leaves its
+# model providers' SDKs out ("OpenAI API requires optional dependencies").
+declare -A EXTRAS=([inspect-ai]=openai)
 
 log() { printf 'real-writers: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -38,15 +41,26 @@ install_one() {
         "$venv/bin/python" -m pip install --quiet --upgrade pip >&2
     fi
     log "installing the latest $name into $venv"
-    "$venv/bin/python" -m pip install --quiet --upgrade "$name" >&2 || die "installing $name failed"
+    # shellcheck disable=SC2086 # EXTRAS holds package names, split on purpose
+    if ! "$venv/bin/python" -m pip install --quiet --upgrade "$name" ${EXTRAS[$name]:-} >&2; then
+        log "installing the latest $name failed"
+        return 1
+    fi
     log "$name $(installed_version "$name")"
 }
 
+# Installs every writer, even when one fails; the names of those that failed go to
+# $CACHE/install-failed, so that `run` reports them (naming the release) instead of running an
+# older version left in the venv.
 install() {
     mkdir -p "$CACHE"
     (
         flock 9
-        for name in "${WRITERS[@]}"; do install_one "$name"; done
+        : >"$CACHE/install-failed"
+        for name in "${WRITERS[@]}"; do
+            install_one "$name" || echo "$name" >>"$CACHE/install-failed"
+        done
+        [ ! -s "$CACHE/install-failed" ]
     ) 9>"$CACHE/install.lock"
 }
 
@@ -62,10 +76,11 @@ case "${1:-}" in
     install) install ;;
     run)
         [ -n "${2:-}" ] || die "usage: $0 run OUT"
-        install
+        install || log "continuing: each writer that did not install is reported as failed"
         url="$(model_url)" || die "no live model: start it with scripts/live-model.sh start"
         mkdir -p "$2"
-        "$PYTHON" "$ROOT/scripts/real_writers/run.py" --cache "$CACHE" --url "$url" --out "$2"
+        "$PYTHON" "$ROOT/scripts/real_writers/run.py" --cache "$CACHE" --url "$url" --out "$2" \
+            --install-failed "$CACHE/install-failed"
         ;;
     *) die "usage: $0 install|run OUT" ;;
 esac

@@ -21,6 +21,9 @@ import textwrap
 TASK = "The function add in calc.py subtracts instead of adding. Fix it."
 CALC = "def add(a, b):\n    return a - b\n"
 TIMEOUT = 900
+# Every writer's replies are capped at this many tokens: enough for a command or an edit, and
+# short enough that a rambling small model costs CI seconds, not minutes.
+MAX_TOKENS = 128
 # litellm (under mini-swe-agent and Aider) fetches a price list from the web unless told not to.
 OFFLINE = {"LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
@@ -45,6 +48,14 @@ def version(cache, package):
         if line.startswith("Version: "):
             return line.split(": ", 1)[1]
     return "unknown"
+
+
+def latest_release(package):
+    """The newest release on PyPI, to name what failed to install (pip's own index query)."""
+    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", package],
+                         capture_output=True, text=True)
+    match = re.match(r"\S+ \(([^)]+)\)", out.stdout)
+    return match.group(1) if match else "latest"
 
 
 def run(command, cwd, env, log_path):
@@ -80,12 +91,20 @@ def mini_expected(path):
             "exit": info.get("exit_status")}
 
 
+# The runs of each writer, by config; tests/real_writers.rs expects all six.
+CONFIGS = {
+    "mini-swe-agent": ["mini.yaml", "mini_textbased.yaml"],
+    "inspect-ai": ["--log-format eval", "--log-format json"],
+    "aider-chat": ["--edit-format diff", "--edit-format whole"],
+}
+
+
 def mini(cache, url, out, repo):
     bin_dir = os.path.join(cache, "venv-mini-swe-agent", "bin")
     env = {**os.environ, **OFFLINE, "MSWEA_CONFIGURED": "1", "MSWEA_COST_TRACKING": "ignore_errors",
            "OPENAI_API_KEY": "sk-local", "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
     runs = []
-    for config in ("mini.yaml", "mini_textbased.yaml"):
+    for config in CONFIGS["mini-swe-agent"]:
         name = "mini-" + config.removesuffix(".yaml").replace("_", "-")
         traj = os.path.join(out, f"{name}.traj.json")
         code = run([os.path.join(bin_dir, "mini"), "-m", "openai/smollm2", "-t", TASK, "-y",
@@ -93,7 +112,7 @@ def mini(cache, url, out, repo):
                     "-c", config, "-c", "agent.step_limit=4",
                     "-c", f"model.model_kwargs.api_base={url}/v1",
                     "-c", "model.model_kwargs.temperature=0",
-                    "-c", "model.model_kwargs.max_tokens=256",
+                    "-c", f"model.model_kwargs.max_tokens={MAX_TOKENS}",
                     "-c", f"environment.cwd={repo}", "-o", traj],
                    repo, env, os.path.join(out, f"{name}.console.txt"))
         entry = {"writer": "mini-swe-agent", "config": config, "files": [traj], "code": code}
@@ -151,18 +170,23 @@ INSPECT_FIGURES = textwrap.dedent('''
 
 def inspect(cache, url, out, repo):
     bin_dir = os.path.join(cache, "venv-inspect-ai", "bin")
-    env = {**os.environ, "OPENAI_API_KEY": "sk-local", "INSPECT_LOG_LEVEL": "warning",
-           "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
-    task_file = os.path.join(out, "inspect_task.py")
-    with open(task_file, "w") as f:
+    # `openai-api/<name>/…` is Inspect's provider for OpenAI-compatible servers (LOCAL_BASE_URL,
+    # LOCAL_API_KEY): its `openai/` provider takes any model for OpenAI's own and sends what
+    # gpt-5 needs (the Responses API, a `developer` role), which the local server refuses.
+    env = {**os.environ, "LOCAL_API_KEY": "sk-local", "LOCAL_BASE_URL": f"{url}/v1",
+           "INSPECT_LOG_LEVEL": "warning", "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+    # Inside the repository, named relative to it: Inspect globs the task's path, and Python
+    # 3.11's glob refuses an absolute pattern ("Non-relative patterns are unsupported").
+    task_file = "inspect_task.py"
+    with open(os.path.join(repo, task_file), "w") as f:
         f.write(INSPECT_TASK)
     runs = []
-    for fmt in ("eval", "json"):
+    for fmt in (c.removeprefix("--log-format ") for c in CONFIGS["inspect-ai"]):
         log_dir = os.path.join(out, f"inspect-{fmt}")
         shutil.rmtree(log_dir, ignore_errors=True)
-        code = run([os.path.join(bin_dir, "inspect"), "eval", task_file, "--model", "openai/smollm2",
-                    "--model-base-url", f"{url}/v1", "--log-dir", log_dir, "--log-format", fmt,
-                    "--display", "plain", "--temperature", "0", "--max-tokens", "256"],
+        code = run([os.path.join(bin_dir, "inspect"), "eval", task_file, "--model", "openai-api/local/smollm2",
+                    "--log-dir", log_dir, "--log-format", fmt,
+                    "--display", "plain", "--temperature", "0", "--max-tokens", str(MAX_TOKENS)],
                    repo, env, os.path.join(out, f"inspect-{fmt}.console.txt"))
         files = sorted(os.path.join(log_dir, n) for n in os.listdir(log_dir)) if os.path.isdir(log_dir) else []
         files = [p for p in files if p.endswith("." + fmt)]
@@ -206,8 +230,13 @@ def aider(cache, url, out, repo):
     bin_dir = os.path.join(cache, "venv-aider-chat", "bin")
     env = {**os.environ, **OFFLINE, "OPENAI_API_KEY": "sk-local", "AIDER_ANALYTICS": "false",
            "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+    # Aider sets no output limit of its own: without one, the small model may ramble until the
+    # context is full (an hour on a loaded machine). The same cap and temperature as the others.
+    settings = os.path.join(out, "aider-model-settings.yml")
+    with open(settings, "w") as f:
+        f.write(f"- name: aider/extra_params\n  extra_params:\n    max_tokens: {MAX_TOKENS}\n    temperature: 0\n")
     runs = []
-    for edit_format in ("diff", "whole"):
+    for edit_format in (c.removeprefix("--edit-format ") for c in CONFIGS["aider-chat"]):
         folder = os.path.join(out, f"aider-{edit_format}")
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
@@ -215,6 +244,7 @@ def aider(cache, url, out, repo):
         llm = os.path.join(folder, ".aider.llm.history")
         code = run([os.path.join(bin_dir, "aider"), "--model", "openai/smollm2",
                     "--openai-api-base", f"{url}/v1", "--edit-format", edit_format,
+                    "--model-settings-file", settings,
                     "--yes-always", "--no-auto-commits", "--no-check-update", "--analytics-disable",
                     "--no-show-model-warnings", "--no-pretty", "--no-stream", "--map-tokens", "0",
                     "--chat-history-file", chat, "--llm-history-file", llm,
@@ -233,14 +263,28 @@ def main():
     parser.add_argument("--cache", required=True)
     parser.add_argument("--url", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--install-failed", help="a file naming, a line each, the writers whose install failed")
     args = parser.parse_args()
+    failed = set()
+    if args.install_failed and os.path.exists(args.install_failed):
+        with open(args.install_failed) as f:
+            failed = {line.strip() for line in f if line.strip()}
     out = os.path.abspath(args.out)
     url = args.url.rstrip("/").removesuffix("/v1")
     manifest = []
     for package, writer in (("mini-swe-agent", mini), ("inspect-ai", inspect), ("aider-chat", aider)):
-        repo = scratch_repo(os.path.join(out, "repo-" + package))
-        for entry in writer(args.cache, url, out, repo):
-            entry["version"] = version(args.cache, package)
+        if package in failed:
+            # Not run: the venv may hold an older release, which would pass for the newest.
+            release = latest_release(package)
+            entries = [{"writer": package, "config": config, "files": [], "code": None,
+                        "version": release,
+                        "error": f"installing {package} {release} failed (see scripts/real-writers.sh's log)"}
+                       for config in CONFIGS[package]]
+        else:
+            repo = scratch_repo(os.path.join(out, "repo-" + package))
+            entries = writer(args.cache, url, out, repo)
+        for entry in entries:
+            entry.setdefault("version", version(args.cache, package))
             manifest.append(entry)
             print(f"real-writers: {package} {entry['version']} ({entry['config']}): "
                   f"exit code {entry['code']}, {len(entry['files'])} log(s)", file=sys.stderr)

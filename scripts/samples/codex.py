@@ -80,7 +80,7 @@ def rollout(instance_id="tinycalc__tinycalc-1"):
     emit("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": prompt}]})
     emit("event_msg", {"type": "user_message", "message": prompt, "images": []})
 
-    total_in = total_out = 0
+    total_in = total_out = total_cached = 0
     context = tokens(ENVIRONMENT, prompt) + 6000
     with Workspace(shown_as=ROOT) as ws:
         for n, (summary, tool, argument) in enumerate(STEPS, 1):
@@ -106,14 +106,17 @@ def rollout(instance_id="tinycalc__tinycalc-1"):
                 call_text = patch
             last_in = context
             last_out = tokens(summary, call_text)
+            last_cached = max(0, last_in - 600)
             total_in += last_in
             total_out += last_out
+            # Codex's running total is the sum of the per-response figures, cached included.
+            total_cached += last_cached
             context += last_out + tokens(observation)
             emit("event_msg", {
                 "type": "token_count",
                 "info": {
-                    "total_token_usage": {"input_tokens": total_in, "cached_input_tokens": total_in * 4 // 5, "output_tokens": total_out, "reasoning_output_tokens": 64 * n, "total_tokens": total_in + total_out},
-                    "last_token_usage": {"input_tokens": last_in, "cached_input_tokens": max(0, last_in - 600), "output_tokens": last_out, "reasoning_output_tokens": 64, "total_tokens": last_in + last_out},
+                    "total_token_usage": {"input_tokens": total_in, "cached_input_tokens": total_cached, "output_tokens": total_out, "reasoning_output_tokens": 64 * n, "total_tokens": total_in + total_out},
+                    "last_token_usage": {"input_tokens": last_in, "cached_input_tokens": last_cached, "output_tokens": last_out, "reasoning_output_tokens": 64, "total_tokens": last_in + last_out},
                     "model_context_window": 272000,
                 },
                 "rate_limits": None,
