@@ -1,6 +1,8 @@
 //! One step of a trajectory: the model thought, acted, and saw what came back.
 
 use super::{Message, ToolCall, Usage};
+use aho_corasick::{AhoCorasick, Input, MatchKind};
+use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 /// Whether a step's context is what the model really received, or our best rebuild of it.
@@ -221,11 +223,7 @@ impl Step {
         // Errors announce themselves early; scanning a 5 MB test log end to end for a
         // marker buried in a passing run's output would mark it wrongly and slowly.
         let head = prefix_on_char_boundary(&self.observation, 16 * 1024);
-        // Gemini CLI reports every shell command's stderr as `Error: (none)` when it is empty.
-        ERROR_MARKERS.iter().any(|m| {
-            head.match_indices(m)
-                .any(|(at, _)| !head[at..].starts_with("Error: (none)"))
-        })
+        has_error_marker(head)
     }
 
     /// The tool name, or `-` when the step took no action; `user` and `compaction` for
@@ -259,6 +257,35 @@ impl Step {
 }
 
 /// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
+/// Whether `head` holds one of [`ERROR_MARKERS`]. One pass of one automaton: eleven
+/// substring searches over every observation were a quarter of an uncached tally's time.
+/// No two markers start at the same place, so searching leftmost-first from each hit
+/// onwards visits every place where a marker starts, as the searches one by one did.
+fn has_error_marker(head: &str) -> bool {
+    static MARKERS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let markers = MARKERS.get_or_init(|| {
+        AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(ERROR_MARKERS)
+            .ok()
+    });
+    // Gemini CLI reports every shell command's stderr as `Error: (none)` when it is empty.
+    let counts = |at: usize| !head[at..].starts_with("Error: (none)");
+    let Some(markers) = markers else {
+        return ERROR_MARKERS
+            .iter()
+            .any(|m| head.match_indices(m).any(|(at, _)| counts(at)));
+    };
+    let mut from = 0;
+    while let Some(m) = markers.find(Input::new(head).span(from..head.len())) {
+        if counts(m.start()) {
+            return true;
+        }
+        from = m.start() + 1;
+    }
+    false
+}
+
 pub(crate) fn prefix_on_char_boundary(s: &str, max: usize) -> &str {
     if s.len() <= max {
         return s;
@@ -289,6 +316,38 @@ mod tests {
         assert!(step.is_error());
         step.observation = "Output: 3\nError: (none)\nExit Code: 0".into();
         assert!(!step.is_error(), "Gemini's empty stderr is no error");
+    }
+
+    #[test]
+    fn one_automaton_finds_what_each_marker_search_finds() {
+        // The definition: some marker starts somewhere not followed by Gemini's `(none)`.
+        let one_by_one = |head: &str| {
+            ERROR_MARKERS.iter().any(|m| {
+                head.match_indices(m)
+                    .any(|(at, _)| !head[at..].starts_with("Error: (none)"))
+            })
+        };
+        let texts = [
+            "",
+            "all good",
+            "Error: (none)",
+            "Error: (none)\nError: (none)",
+            "Error: (none) then fatal: bad",
+            "Error: (none)Error: real",
+            "xError: (none",
+            "ERROR: x",
+            "error: x",
+            "Exception:",
+            "é Traceback (most recent call last)",
+            "SyntaxError",
+            "IndentationError: é",
+            "bash: x: command not found",
+        ];
+        for text in texts {
+            assert_eq!(has_error_marker(text), one_by_one(text), "{text:?}");
+        }
+        assert!(has_error_marker("Error: (none)Error: real"));
+        assert!(!has_error_marker("Error: (none)\nError: (none)"));
     }
 
     #[test]
