@@ -155,7 +155,7 @@ fn lazy_badges(
     let labels_at = |step: usize| {
         labels
             .map(|set| {
-                set.at_step(&trajectory.source, trajectory.source_index, step)
+                set.at_step(&trajectory.path, trajectory.source_index, step)
                     .into_iter()
                     .map(|l| l.label.as_str())
                     .collect::<Vec<&str>>()
