@@ -67,6 +67,7 @@
 )]
 
 pub mod backend;
+pub mod calendar;
 pub mod diff;
 pub mod export;
 pub mod formats;

@@ -112,8 +112,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 }
 
+/// Where a `--json` line points: its kind, the trajectory and the step. Flattened into
+/// every line, so step and alert lines name their place with the same keys.
 #[derive(Serialize)]
-struct StepLine<'a> {
+struct LineAt<'a> {
     kind: &'static str,
     path: String,
     /// Which trajectory of the file (1-based), when the file holds several.
@@ -121,6 +123,24 @@ struct StepLine<'a> {
     trajectory: Option<usize>,
     instance_id: &'a str,
     step: usize,
+}
+
+impl<'a> LineAt<'a> {
+    fn of(kind: &'static str, trajectory: &'a Trajectory, step: usize) -> LineAt<'a> {
+        LineAt {
+            kind,
+            path: trajectory.path.display().to_string(),
+            trajectory: trajectory.source_index.map(|i| i + 1),
+            instance_id: &trajectory.instance_id,
+            step,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct StepLine<'a> {
+    #[serde(flatten)]
+    at: LineAt<'a>,
     /// True when this step was shown before and has been completed since.
     updated: bool,
     tool: Option<&'a str>,
@@ -131,12 +151,8 @@ struct StepLine<'a> {
 
 #[derive(Serialize)]
 struct AlertLine<'a> {
-    kind: &'static str,
-    path: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trajectory: Option<usize>,
-    instance_id: &'a str,
-    step: usize,
+    #[serde(flatten)]
+    at: LineAt<'a>,
     rule: &'a str,
     description: &'a str,
 }
@@ -192,11 +208,7 @@ fn report(
 fn print_alert(trajectory: &Trajectory, firing: &Firing, json: bool) -> Result<()> {
     if json {
         let line = AlertLine {
-            kind: "alert",
-            path: trajectory.path.display().to_string(),
-            trajectory: trajectory.source_index.map(|i| i + 1),
-            instance_id: &trajectory.instance_id,
-            step: firing.step,
+            at: LineAt::of("alert", trajectory, firing.step),
             rule: &firing.rule,
             description: &firing.description,
         };
@@ -220,11 +232,7 @@ fn print_alert(trajectory: &Trajectory, firing: &Firing, json: bool) -> Result<(
 fn print_step(trajectory: &Trajectory, step: &Step, updated: bool, json: bool) -> Result<()> {
     if json {
         let line = StepLine {
-            kind: "step",
-            path: trajectory.path.display().to_string(),
-            trajectory: trajectory.source_index.map(|i| i + 1),
-            instance_id: &trajectory.instance_id,
-            step: step.index,
+            at: LineAt::of("step", trajectory, step.index),
             updated,
             tool: step.tool.as_deref(),
             summary: step.summary(),

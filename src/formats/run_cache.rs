@@ -238,8 +238,8 @@ mod tests {
         assert!(other.is_empty(), "keyed by roots");
     }
 
-    #[test]
-    fn a_corrupt_cache_is_ignored() {
+    /// A cache of one entry saved for the run at `/r`, and the file it was saved to.
+    fn saved_cache() -> (tempfile::TempDir, Vec<PathBuf>, PathBuf) {
         let cache_dir = tempfile::tempdir().unwrap();
         let roots = vec![PathBuf::from("/r")];
         let mut cache = RunCache::open(cache_dir.path(), &roots);
@@ -251,23 +251,19 @@ mod tests {
             .unwrap()
             .unwrap()
             .path();
+        (cache_dir, roots, file)
+    }
+
+    #[test]
+    fn a_corrupt_cache_is_ignored() {
+        let (cache_dir, roots, file) = saved_cache();
         std::fs::write(&file, b"{\"version\": 1, \"entries\": {\"/r/x\": ").unwrap();
         assert!(RunCache::open(cache_dir.path(), &roots).is_empty());
     }
 
     #[test]
     fn a_cache_written_by_another_build_is_ignored() {
-        let cache_dir = tempfile::tempdir().unwrap();
-        let roots = vec![PathBuf::from("/r")];
-        let mut cache = RunCache::open(cache_dir.path(), &roots);
-        cache.put(PathBuf::from("/r/x"), entry(1));
-        cache.save().unwrap();
-        let file = std::fs::read_dir(cache_dir.path().join("runs"))
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path();
+        let (cache_dir, roots, file) = saved_cache();
         let mut doc: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
         assert_eq!(RunCache::open(cache_dir.path(), &roots).len(), 1);

@@ -377,19 +377,7 @@ impl StepBuilder {
     /// repeat its figures (a later one may be more complete), so each field keeps the
     /// largest value seen rather than a sum.
     pub fn merge_usage(&mut self, step: usize, usage: Usage) {
-        fn max<T: PartialOrd + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
-            match (a, b) {
-                (Some(a), Some(b)) => Some(if b > a { b } else { a }),
-                (a, b) => a.or(b),
-            }
-        }
-        let u = &mut self.trajectory.steps[step].usage;
-        u.cost = max(u.cost, usage.cost);
-        u.tokens_in = max(u.tokens_in, usage.tokens_in);
-        u.tokens_out = max(u.tokens_out, usage.tokens_out);
-        u.api_calls = max(u.api_calls, usage.api_calls);
-        u.tokens_cached = max(u.tokens_cached, usage.tokens_cached);
-        u.tokens_reasoning = max(u.tokens_reasoning, usage.tokens_reasoning);
+        self.trajectory.steps[step].usage.keep_largest(&usage);
     }
 
     /// What `agent`'s next step sees. While that is every message of the agent so far, a

@@ -28,7 +28,8 @@ pub struct RuleDelta {
 /// The instances both runs attempted and judged, and how their verdicts compare.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Pairing {
-    /// Instances with a verdict in both runs.
+    /// Instances with a verdict in both runs (`instances` in `stats --json`).
+    #[serde(rename = "instances")]
     pub paired: usize,
     pub both_resolved: usize,
     pub neither_resolved: usize,

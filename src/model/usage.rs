@@ -38,19 +38,34 @@ impl Usage {
 
     /// Adds `other` into `self`; a field stays unknown only if both sides are unknown.
     pub fn add(&mut self, other: &Usage) {
-        fn sum<T: std::ops::Add<Output = T> + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+        self.combine(other, |a, b| a + b, |a, b| a + b);
+    }
+
+    /// Keeps the larger of each figure: for records that repeat one model call's figures
+    /// (a later one may be more complete), where a sum would count the call twice.
+    pub fn keep_largest(&mut self, other: &Usage) {
+        self.combine(other, f64::max, u64::max);
+    }
+
+    /// Each field of `self` and `other` combined by `cost` or `count` when both are known,
+    /// else the known one.
+    fn combine(&mut self, other: &Usage, cost: fn(f64, f64) -> f64, count: fn(u64, u64) -> u64) {
+        fn both<T: Copy>(a: Option<T>, b: Option<T>, f: fn(T, T) -> T) -> Option<T> {
             match (a, b) {
-                (Some(a), Some(b)) => Some(a + b),
-                (a, None) => a,
-                (None, b) => b,
+                (Some(a), Some(b)) => Some(f(a, b)),
+                (a, b) => a.or(b),
             }
         }
-        self.cost = sum(self.cost, other.cost);
-        self.tokens_in = sum(self.tokens_in, other.tokens_in);
-        self.tokens_out = sum(self.tokens_out, other.tokens_out);
-        self.api_calls = sum(self.api_calls, other.api_calls);
-        self.tokens_cached = sum(self.tokens_cached, other.tokens_cached);
-        self.tokens_reasoning = sum(self.tokens_reasoning, other.tokens_reasoning);
+        self.cost = both(self.cost, other.cost, cost);
+        for (mine, theirs) in [
+            (&mut self.tokens_in, other.tokens_in),
+            (&mut self.tokens_out, other.tokens_out),
+            (&mut self.api_calls, other.api_calls),
+            (&mut self.tokens_cached, other.tokens_cached),
+            (&mut self.tokens_reasoning, other.tokens_reasoning),
+        ] {
+            *mine = both(*mine, theirs, count);
+        }
     }
 
     /// Fills each unknown field of `self` from `other`.

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use trajscope::metrics::stats::Rate;
 use trajscope::metrics::{
-    Comparison, Counts, Overview, Phases, RowKind, RuleError, RunsComparison, Split, Spread,
-    TalliedRun, Tally, TrajectoryTally,
+    Comparison, Counts, Overview, Pairing, Phases, RowKind, RuleError, RunsComparison, Split,
+    Spread, TalliedRun, Tally, TrajectoryTally,
 };
 
 /// Bumped only when a field changes meaning.
@@ -142,7 +142,7 @@ pub struct CompareJson {
     pub a: RunJson,
     pub b: RunJson,
     pub rules: Vec<RuleDeltaJson>,
-    pub paired: PairedJson,
+    pub paired: Pairing,
     pub mcnemar: McNemarJson,
     pub verdict: trajscope::metrics::Verdict,
     pub message: String,
@@ -184,17 +184,6 @@ pub struct RuleDeltaJson {
     pub b: SideJson,
     /// B minus A.
     pub delta: DeltaJson,
-}
-
-#[derive(Serialize)]
-pub struct PairedJson {
-    pub instances: usize,
-    pub both_resolved: usize,
-    pub neither_resolved: usize,
-    pub only_a: Vec<String>,
-    pub only_b: Vec<String>,
-    pub unpaired_a: usize,
-    pub unpaired_b: usize,
 }
 
 #[derive(Serialize)]
@@ -395,15 +384,7 @@ pub fn compare_json(a: RunJson, b: RunJson, comparison: &Comparison) -> CompareJ
                 },
             })
             .collect(),
-        paired: PairedJson {
-            instances: comparison.pairing.paired,
-            both_resolved: comparison.pairing.both_resolved,
-            neither_resolved: comparison.pairing.neither_resolved,
-            only_a: comparison.pairing.only_a.clone(),
-            only_b: comparison.pairing.only_b.clone(),
-            unpaired_a: comparison.pairing.unpaired_a,
-            unpaired_b: comparison.pairing.unpaired_b,
-        },
+        paired: comparison.pairing.clone(),
         mcnemar: McNemarJson {
             only_a: comparison.test.only_a,
             only_b: comparison.test.only_b,

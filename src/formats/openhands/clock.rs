@@ -3,6 +3,7 @@
 //! Only differences between two timestamps of one log are taken, so a timestamp without a
 //! zone (`2025-01-27T22:44:56.900854`, OpenHands' usual form) is read as UTC.
 
+use crate::calendar::days_from_civil;
 /// Seconds since the Unix epoch of `2025-01-27T22:44:56.900854`, `…Z` or `…+02:00`.
 pub fn seconds(text: &str) -> Option<f64> {
     let text = text.trim();
@@ -44,17 +45,6 @@ fn split_offset(time: &str) -> Option<(&str, f64)> {
     let (h, m) = zone.split_once(':').unwrap_or((zone, "0"));
     let offset = h.parse::<f64>().ok()? * 3_600.0 + m.parse::<f64>().ok()? * 60.0;
     Some((clock, sign * offset))
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

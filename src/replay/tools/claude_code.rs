@@ -220,6 +220,25 @@ impl ClaudeCode {
     }
 }
 
+/// The files under `dir` that are not hidden and whose path relative to `dir` passes `keep`.
+fn visible_files(files: &dyn Files, dir: &str, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    files
+        .walk(dir, None)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| e.kind == Kind::File)
+        .filter(|e| {
+            let rel = e
+                .path
+                .strip_prefix(dir)
+                .unwrap_or(&e.path)
+                .trim_start_matches('/');
+            visible(rel) && keep(rel)
+        })
+        .map(|e| e.path)
+        .collect()
+}
+
 fn visible(rel: &str) -> bool {
     !rel.split('/')
         .any(|p| p.starts_with('.') || p == "node_modules")
@@ -233,21 +252,7 @@ fn glob(files: &dyn Files, cwd: &str, pattern: &str, path: Option<&str>) -> Tool
             path.unwrap_or(&dir)
         ));
     }
-    let found: Vec<String> = files
-        .walk(&dir, None)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|e| e.kind == Kind::File)
-        .filter(|e| {
-            let rel = e
-                .path
-                .strip_prefix(&dir)
-                .unwrap_or(&e.path)
-                .trim_start_matches('/');
-            visible(rel) && path_glob(pattern, rel)
-        })
-        .map(|e| e.path)
-        .collect();
+    let found = visible_files(files, &dir, |rel| path_glob(pattern, rel));
     if found.is_empty() {
         return ToolOutput::ok("No files found");
     }
@@ -277,23 +282,9 @@ fn grep(files: &dyn Files, cwd: &str, args: &Map<String, Value>) -> ToolOutput {
     let mode = text("output_mode").unwrap_or("files_with_matches");
     let numbers = args.get("-n").and_then(Value::as_bool).unwrap_or(false);
     let candidates: Vec<String> = if files.is_dir(&base) {
-        files
-            .walk(&base, None)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|e| e.kind == Kind::File)
-            .filter(|e| {
-                let rel = e
-                    .path
-                    .strip_prefix(&base)
-                    .unwrap_or(&e.path)
-                    .trim_start_matches('/');
-                visible(rel)
-                    && text("glob")
-                        .is_none_or(|g| path_glob(g, rel) || path_glob(&format!("**/{g}"), rel))
-            })
-            .map(|e| e.path)
-            .collect()
+        visible_files(files, &base, |rel| {
+            text("glob").is_none_or(|g| path_glob(g, rel) || path_glob(&format!("**/{g}"), rel))
+        })
     } else {
         vec![base.clone()]
     };

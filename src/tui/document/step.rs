@@ -60,71 +60,56 @@ pub fn write(
                 body(w, action, lang, theme, None, "", mode, false, cancel)?;
             }
             SectionKind::Observation => {
-                observation(w, step, theme, fold, unfold_key, mode, cancel)?;
+                // Counted and sanitised line by line, never whole: the preview of a 10 MB
+                // observation must cost only what it shows.
+                let observation = &step.observation;
+                w.blank();
+                let lines = observation.lines().count();
+                let lang = of_step_observation(step);
+                let mut detail = lang.label();
+                if lines > 1 {
+                    let count = format!("{} lines", units::count(lines as u64));
+                    detail = if detail.is_empty() {
+                        count
+                    } else {
+                        format!("{detail} · {count}")
+                    };
+                }
+                let title_role = if step.is_error() {
+                    Paint::StepError
+                } else {
+                    Paint::SectionTitle
+                };
+                w.rule(
+                    SectionKind::Observation.heading(),
+                    &detail,
+                    theme.style(title_role),
+                    theme.style(Paint::SectionMeta),
+                );
+                w.begin_field(Field::Observation);
+                if observation.trim().is_empty() {
+                    w.text(
+                        SectionKind::Observation.when_blank(),
+                        theme.style(Paint::Dim),
+                    );
+                    continue;
+                }
+                let fold = fold.filter(|&limit| lines > limit);
+                body(
+                    w,
+                    observation,
+                    lang,
+                    theme,
+                    fold,
+                    unfold_key,
+                    mode,
+                    true,
+                    cancel,
+                )?;
             }
         }
     }
     Some(())
-}
-
-/// The observation, headed by its language and length, red when the step failed; folded
-/// when longer than `fold`.
-#[allow(clippy::too_many_arguments)]
-fn observation(
-    w: &mut Writer,
-    step: &Step,
-    theme: &Theme,
-    fold: Option<usize>,
-    unfold_key: &str,
-    mode: Mode,
-    cancel: &AtomicBool,
-) -> Option<()> {
-    // Counted and sanitised line by line, never whole: the preview of a 10 MB observation
-    // must cost only what it shows.
-    let observation = &step.observation;
-    w.blank();
-    let lines = observation.lines().count();
-    let lang = of_step_observation(step);
-    let mut detail = lang.label();
-    if lines > 1 {
-        let count = format!("{} lines", units::count(lines as u64));
-        detail = if detail.is_empty() {
-            count
-        } else {
-            format!("{detail} · {count}")
-        };
-    }
-    let title_role = if step.is_error() {
-        Paint::StepError
-    } else {
-        Paint::SectionTitle
-    };
-    w.rule(
-        SectionKind::Observation.heading(),
-        &detail,
-        theme.style(title_role),
-        theme.style(Paint::SectionMeta),
-    );
-    w.begin_field(Field::Observation);
-    if observation.trim().is_empty() {
-        w.text(
-            SectionKind::Observation.when_blank(),
-            theme.style(Paint::Dim),
-        );
-        return Some(());
-    }
-    let fold = fold.filter(|&limit| lines > limit);
-    body(
-        w,
-        observation,
-        lang,
-        theme,
-        fold,
-        unfold_key,
-        mode,
-        true,
-        cancel,
-    )
 }
 
 /// A part shown as written: a person's message, the summary a compaction left, a thought.
