@@ -12,8 +12,10 @@ mod corpus;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use trajscope::formats::{Detail, Loaded, discover, load_file, open_bounded, read_bounded};
-use trajscope::model::{Format, Trajectory};
+use trajscope::formats::{
+    Detail, Loaded, bounded_summaries, discover, load_file, open_bounded, read_bounded,
+};
+use trajscope::model::{Format, Trajectory, TrajectorySummary};
 
 fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-trajectories")
@@ -140,6 +142,14 @@ fn check(path: &Path, whole: &[Trajectory], threshold: usize) -> usize {
         assert_eq!(walked, full.steps, "{shown}: walk");
         steps += full.steps.len();
     }
+    // A listing's summaries, counted step by step as they are read back.
+    let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
+    let want: Vec<TrajectorySummary> = whole.iter().map(TrajectorySummary::of).collect();
+    assert!(
+        summaries == want,
+        "{shown}: summaries: {}",
+        difference(&summaries, &want)
+    );
     let held = read_bounded(path, threshold, Detail::Full)
         .unwrap()
         .unwrap();

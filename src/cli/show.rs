@@ -4,7 +4,7 @@ use anyhow::{Context as _, Result, bail};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use trajscope::formats::{LAZY_ABOVE, Loaded, load_file, open_lazy, opens_lazily};
+use trajscope::formats::{LAZY_ABOVE, Loaded, load_file, open_lazy_quietly, opens_lazily};
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
 
@@ -134,7 +134,7 @@ pub fn open_judged_lazily(
     if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
         return Ok(None);
     }
-    let Some(mut trajectory) = open_lazy(&path, &mut |_| {})? else {
+    let Some(mut trajectory) = open_lazy_quietly(&path)? else {
         return Ok(None);
     };
     results.join(&mut trajectory)?;
@@ -205,7 +205,7 @@ fn open_one_step(
     if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
         return Ok(None);
     }
-    let Some(lazy) = open_lazy(&path, &mut |_| {})? else {
+    let Some(lazy) = open_lazy_quietly(&path)? else {
         return Ok(None);
     };
     let total = lazy.step_count();

@@ -6,7 +6,7 @@
 use super::LoadError;
 use super::detect::format_from_first_key;
 use super::{stream, swe_agent};
-use crate::model::{Format, Step, Trajectory};
+use crate::model::{Format, Step, Trajectory, TrajectorySummary, Usage};
 use std::io::Read;
 use std::path::Path;
 
@@ -47,6 +47,80 @@ pub fn read_steps(path: &Path) -> Option<Trajectory> {
     trajectory.lazy = None;
     trajectory.steps = steps;
     Some(trajectory)
+}
+
+/// Opens `path` lazily when its format allows, without the pass that gives each step's
+/// row (what `show --step N` and `export` need: the step count and the steps read back).
+/// `None`: read it whole instead.
+pub fn open_lazy_quietly(path: &Path) -> Result<Option<Trajectory>, LoadError> {
+    match lazy_format(path) {
+        Ok(Format::SweAgent) => open_lazy(path, &mut |_| {}),
+        Ok(_) | Err(LoadError::Unrecognized { .. }) => {
+            let Some(mut trajectories) = stream::open(path, stream::SLIM_ABOVE)? else {
+                return Ok(None);
+            };
+            if trajectories.len() != 1 {
+                return Ok(None);
+            }
+            Ok(Some(trajectories.remove(0)))
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// The summaries of `path`'s trajectories when it is big and of a format the bounded read
+/// takes (not SWE-agent, whose lazy scan keeps its steps for [`read_steps`]): each step read
+/// back whole and dropped once counted, so that listing a 1 GB session holds its step index,
+/// not its steps. The same numbers as [`TrajectorySummary::of`] on the whole read. `None`:
+/// summarise it from a read.
+pub fn summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
+    let big = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= LAZY_ABOVE);
+    if !big {
+        return None;
+    }
+    bounded_summaries(path, stream::SLIM_ABOVE)
+}
+
+/// [`summaries`] whatever the file's size, with strings longer than `threshold` left in the
+/// file (tests force the path with a low one).
+pub fn bounded_summaries(
+    path: &Path,
+    threshold: usize,
+) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
+    if matches!(lazy_format(path), Ok(Format::SweAgent)) {
+        return None;
+    }
+    let trajectories = match stream::open(path, threshold) {
+        Ok(Some(trajectories)) => trajectories,
+        Ok(None) => return None,
+        Err(err) => return Some(Err(err)),
+    };
+    let summaries = trajectories
+        .iter()
+        .map(|t| summary_of_lazy(path, t))
+        .collect();
+    Some(summaries)
+}
+
+fn summary_of_lazy(path: &Path, t: &Trajectory) -> Result<TrajectorySummary, LoadError> {
+    let mut errors = 0;
+    let mut usage = Usage::default();
+    let mut last = None;
+    t.visit_steps(|step| {
+        errors += usize::from(step.is_error());
+        usage.add(&step.usage);
+        last = Some(step.clone());
+        true
+    })
+    .map_err(|err| LoadError::invalid(path, err))?;
+    let mut header = t.clone();
+    header.lazy = None;
+    header.steps = last.into_iter().collect();
+    let mut summary = TrajectorySummary::of(&header);
+    summary.steps = t.step_count();
+    summary.usage = t.usage.or(usage);
+    summary.error_steps = errors;
+    Ok(summary)
 }
 
 /// Opens `path` lazily when its format allows, calling `on_step` with each step as the scan

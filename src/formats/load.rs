@@ -217,11 +217,17 @@ fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)
             fresh: None,
         };
     }
-    let outcome = match load_file_with(path, Detail::Steps) {
-        Ok(Loaded::Trajectories(ts)) => {
-            CachedOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
-        }
-        Ok(Loaded::Results(source)) => CachedOutcome::Results(source),
+    let read = match super::lazy::summaries(path) {
+        Some(summaries) => summaries.map(CachedOutcome::Trajectories),
+        None => load_file_with(path, Detail::Steps).map(|loaded| match loaded {
+            Loaded::Trajectories(ts) => {
+                CachedOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
+            }
+            Loaded::Results(source) => CachedOutcome::Results(source),
+        }),
+    };
+    let outcome = match read {
+        Ok(outcome) => outcome,
         Err(err) => CachedOutcome::Failed(err.to_string()),
     };
     let fresh = stamp.map(|(size, modified_ns)| CacheEntry {

@@ -331,13 +331,25 @@ impl StepSource for SlimSteps {
         let err = |e: std::io::Error| self.error(&e);
         let step = self.whole(&file).inflate(slim).map_err(err)?;
         // The pool keeps its positions (the context indexes into it); the context's own
-        // messages are read back, the newest first, until the cap.
-        let mut messages = self.messages.clone();
+        // messages are read back, the newest first, until the cap. The others stay empty
+        // but for their agent (a context may take "every message of agent A"): copying the
+        // whole slim pool cost as much again as the pool itself.
+        let mut messages: Vec<Message> = self
+            .messages
+            .iter()
+            .map(|m| Message {
+                agent: m.agent.clone(),
+                ..Message::new(m.role, String::new())
+            })
+            .collect();
         if let Some(context) = &slim.context {
             let ids: Vec<u32> = context.ids(&self.messages).collect();
             let mut left = CONTEXT_CAP;
             for id in ids.into_iter().rev() {
-                let Some(message) = messages.get_mut(id as usize) else {
+                let (Some(message), Some(original)) = (
+                    messages.get_mut(id as usize),
+                    self.messages.get(id as usize),
+                ) else {
                     continue;
                 };
                 let inflater = Inflater {
@@ -345,7 +357,7 @@ impl StepSource for SlimSteps {
                     preview: left == 0,
                     cap: left.min(STRING_CAP),
                 };
-                *message = inflater.inflate(message).map_err(err)?;
+                *message = inflater.inflate(original).map_err(err)?;
                 left = left.saturating_sub(message.content.len() as u64);
             }
         }
