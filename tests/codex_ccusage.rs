@@ -15,7 +15,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const KEYS: [&str; 4] = ["tokens_in", "tokens_cached", "tokens_out", "tokens_reasoning"];
+const KEYS: [&str; 4] = [
+    "tokens_in",
+    "tokens_cached",
+    "tokens_out",
+    "tokens_reasoning",
+];
 
 fn jsonl_under(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -38,7 +43,11 @@ fn ccusage_sums(files: &[PathBuf]) -> Option<BTreeMap<PathBuf, Value>> {
             return None;
         }
     };
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let sums = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -59,7 +68,11 @@ fn trajscope_rows(files: &[&PathBuf]) -> BTreeMap<PathBuf, Value> {
         .env("XDG_CACHE_HOME", home.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     rows.into_iter()
         .map(|row| (PathBuf::from(row["path"].as_str().unwrap()), row))

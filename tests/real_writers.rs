@@ -91,7 +91,9 @@ fn trajscope_reads_what_the_newest_writers_wrote() {
             .iter()
             .any(|e| e["writer"] == writer && e["config"] == config)
         {
-            failures.push(format!("{writer} ({config}): not run (missing from the manifest)"));
+            failures.push(format!(
+                "{writer} ({config}): not run (missing from the manifest)"
+            ));
         }
     }
     for entry in &manifest {
