@@ -80,6 +80,10 @@ for name, m in (("mean", r), ("best", best)):
           f"   stats / cat: {m['stats']/m['cat']:.2f}x   python / stats: {m['python-stats']/m['stats']:.1f}x (goal >= 15x)"
           f"   python / ls: {m['python']/m['ls']:.1f}x (goal >= 10x)")
 print(f"  stats-cached / rg -c: {r['stats-cached']/r['rg']:.2f}x   stats-exact / stats: {r['stats-exact']/r['stats']:.2f}x")
+# CPU time (user + system, mean): steadier than wall time when other work shares the cores.
+cpu = {x["command"]: x["user"] + x["system"] for x in runs}
+print(f"  cpu: stats {cpu['stats']:.2f} s = {cpu['stats']/cpu['rg']:.2f}x rg's, {cpu['stats']/cpu['cat']:.2f}x cat's;"
+      f" python-stats takes {cpu['python-stats']/cpu['stats']:.1f}x; python / ls: {cpu['python']/cpu['ls']:.1f}x")
 print(f"  ls / jq: {r['ls']/r['jq']:.2f}x   ls / python: {r['ls']/r['python']:.2f}x   ls-cached / jq: {r['ls-cached']/r['jq']:.3f}x")
 if b:
     print(f"one {sys.argv[4]} MB trajectory:")

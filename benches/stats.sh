@@ -56,4 +56,11 @@ for name, m in (("best", best), ("mean", mean)):
           f" {p/t:.1f}x faster than python (goal >= 15x);"
           f" ls is {m['python-ls']/m['ls']:.1f}x faster than python (goal >= 10x);"
           f" the exact path (TRAJSCOPE_EXACT_TALLY=1) takes {m['exact']/t:.2f}x the raw-byte one's time")
+# CPU time (user + system, mean of the runs): steadier than wall time when other work shares
+# the cores, and what two cores can overlap.
+cpu = {k: v["user"] + v["system"] for k, v in r.items()}
+t = cpu["trajscope"]
+print(f"cpu: stats {t*1000:.1f} ms = {t/cpu['rg']:.2f}x rg's, {t/cpu['cat']:.2f}x cat's;"
+      f" python takes {cpu['python']/t:.1f}x; ls {cpu['ls']*1000:.1f} ms, python-ls takes"
+      f" {cpu['python-ls']/cpu['ls']:.1f}x")
 PY
