@@ -446,6 +446,32 @@ mod tests {
     }
 
     #[test]
+    fn spark_classes_name_javas_unicode_properties() {
+        let spark = |source: &str| translate(source, Dialect::Spark).unwrap().pattern;
+        let digits = spark(r"\d+");
+        assert!(digits.starts_with(r"(?:[\p{Nd}"), "{digits}");
+        assert!(
+            !digits.contains(r"\x{660}"),
+            "Java knows Arabic-Indic digits: {digits}"
+        );
+        assert!(
+            spark(r"\S").starts_with(r"[^\p{IsWhite_Space}"),
+            "a negated class by its negation"
+        );
+        let word = spark(r"[\w.]");
+        assert!(word.starts_with(r"[\p{IsAlphabetic}\p{M}\p{Nd}\p{Pc}\p{IsJoin_Control}\x{2E}"));
+        assert!(
+            word.contains(r"[\p{Cn}&&[\x{870}-"),
+            "letters assigned after Java 17's Unicode 13.0 are spelt out: {word}"
+        );
+        assert_eq!(spark("[a-f]"), "[a-f]", "no property inside");
+        assert!(
+            duck(r"\d").pattern.contains(r"\x{660}-\x{669}"),
+            "RE2 has no such properties"
+        );
+    }
+
+    #[test]
     fn what_cannot_be_kept_is_refused() {
         assert!(translate(r"(?mR)^a", Dialect::DuckDb).is_err());
         assert!(translate(r"\b{start}a", Dialect::DuckDb).is_err());
