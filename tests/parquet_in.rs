@@ -474,3 +474,71 @@ fn a_dataset_converted_from_a_real_run_agrees_with_its_files() {
     assert_eq!(counts(&from_parquet), counts(&from_files));
     assert_eq!(from_parquet["tools"], from_files["tools"]);
 }
+
+/// The app lists a dataset's rows while the file is still read: the loader sends its first
+/// rows (`RunRows`) before the file is done, every row arrives once, and the file itself
+/// is counted once, with its last rows.
+#[test]
+fn the_app_gets_a_datasets_rows_in_batches_while_it_is_read() {
+    use std::sync::atomic::AtomicBool;
+    use trajscope::tui::msg::{FileOutcome, Msg};
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data/train-00000-of-00001.parquet");
+    let rows: Vec<Value> = (0..150)
+        .map(|i| swe_agent_row(&format!("django__django-{i}"), Some(i % 2 == 0), i % 3 == 0))
+        .collect();
+    hub_parquet::write(&file, &swe_agent_schema(), &rows, 50);
+
+    let rules =
+        Arc::new(trajscope::metrics::Matcher::new(trajscope::metrics::RuleSet::defaults().rules).0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    trajscope::tui::job::load_run(
+        &[dir.path().to_path_buf()],
+        &rules,
+        None,
+        &|msg| tx.send(msg).is_ok(),
+        &AtomicBool::new(false),
+    );
+    let msgs: Vec<Msg> = rx.try_iter().collect();
+    let mut batches = Vec::new();
+    let mut ids = Vec::new();
+    let mut tallied = 0;
+    let mut files = 0;
+    for msg in &msgs {
+        match msg {
+            Msg::RunRows { rows, tallies } => {
+                assert_eq!(
+                    files, 0,
+                    "rows of a file still being read come before it ends"
+                );
+                batches.push(rows.len());
+                ids.extend(rows.iter().map(|r| r.instance_id.clone()));
+                tallied += tallies.len();
+            }
+            Msg::RunFiles {
+                files: done,
+                tallies,
+            } => {
+                for (_, outcome) in done {
+                    files += 1;
+                    let FileOutcome::Trajectories(rows) = outcome else {
+                        panic!("{outcome:?}");
+                    };
+                    batches.push(rows.len());
+                    ids.extend(rows.iter().map(|r| r.instance_id.clone()));
+                }
+                tallied += tallies.len();
+            }
+            _ => {}
+        }
+    }
+    assert!(batches.len() > 1, "the rows came in one batch: {batches:?}");
+    assert!(batches[0] < 150, "{batches:?}");
+    assert_eq!(files, 1, "the file is counted once");
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 150, "every row once");
+    assert_eq!(tallied, 150, "every row tallied once");
+    assert!(matches!(msgs.last(), Some(Msg::RunLoaded)));
+}

@@ -236,7 +236,7 @@ pub fn emit(matcher: &Matcher, dialect: Dialect, source: Source<'_>) -> Result<E
         ));
     }
     sql.push_str(&format!(
-        "per_trajectory AS (SELECT {} FROM {previous} GROUP BY run, trajectory, resolved)\n",
+        "per_trajectory AS (SELECT {} FROM {previous} GROUP BY run, trajectory, resolved)",
         per_trajectory.join(",\n  ")
     ));
 
@@ -254,28 +254,78 @@ pub fn emit(matcher: &Matcher, dialect: Dialect, source: Source<'_>) -> Result<E
             .collect::<Vec<_>>()
             .join(", ");
         sql.push_str(&format!(
-            "SELECT CAST(NULL AS STRING) AS rule, {zeros} FROM per_trajectory WHERE 1 = 0\n"
+            "\nSELECT CAST(NULL AS STRING) AS rule, {zeros} FROM per_trajectory WHERE 1 = 0\n"
         ));
         return Ok(Emitted { sql, refused });
     }
-    let rows: Vec<String> = shown
-        .iter()
-        .map(|&(ord, id)| rule_row(dialect, &rules[id].name, ord, id))
-        .collect();
+    // Every rule's totals in ONE aggregation over `per_trajectory`, then one row per rule:
+    // a UNION ALL of a select per rule would be a plan (and, in Spark, a scan of the steps
+    // with every rule's expressions) per rule.
+    let mut totals = Vec::new();
+    for &(ord, id) in &shown {
+        totals.extend(rule_totals(ord, id));
+    }
     sql.push_str(&format!(
-        "SELECT rule, {columns} FROM (\n{}\n) AS tally ORDER BY ord\n",
-        rows.join("\nUNION ALL\n")
+        ",\ntotals AS {}(SELECT {} FROM per_trajectory)\n",
+        if dialect == Dialect::DuckDb {
+            "MATERIALIZED "
+        } else {
+            ""
+        },
+        totals.join(",\n  ")
     ));
+    let out_columns = |ord: usize| -> Vec<String> {
+        COLUMNS[1..]
+            .iter()
+            .map(|c| format!("t_{ord}_{c}"))
+            .collect()
+    };
+    match dialect {
+        Dialect::Spark => {
+            let rows: Vec<String> = shown
+                .iter()
+                .map(|&(ord, id)| {
+                    let mut cells = vec![dialect.string(&rules[id].name), ord.to_string()];
+                    cells.extend(out_columns(ord));
+                    cells.join(", ")
+                })
+                .collect();
+            sql.push_str(&format!(
+                "SELECT rule, {columns} FROM (SELECT stack({},\n  {}) AS (rule, ord, {columns}) FROM totals) AS tally ORDER BY ord\n",
+                shown.len(),
+                rows.join(",\n  ")
+            ));
+        }
+        Dialect::DuckDb => {
+            let rows: Vec<String> = shown
+                .iter()
+                .map(|&(ord, id)| {
+                    let cells: Vec<String> = out_columns(ord)
+                        .into_iter()
+                        .zip(&COLUMNS[1..])
+                        .map(|(from, to)| format!("{from} AS {to}"))
+                        .collect();
+                    format!(
+                        "SELECT {} AS rule, {ord} AS ord, {} FROM totals",
+                        dialect.string(&rules[id].name),
+                        cells.join(", ")
+                    )
+                })
+                .collect();
+            sql.push_str(&format!(
+                "SELECT rule, {columns} FROM (\n{}\n) AS tally ORDER BY ord\n",
+                rows.join("\nUNION ALL\n")
+            ));
+        }
+    }
     Ok(Emitted { sql, refused })
 }
 
-/// One rule's row: its counts overall and by outcome.
-fn rule_row(dialect: Dialect, name: &str, ord: usize, id: usize) -> String {
+/// One rule's totals, overall and by outcome, as the columns `t_{ord}_{column}` of the
+/// one-row `totals`.
+fn rule_totals(ord: usize, id: usize) -> Vec<String> {
     let total = |expr: String| format!("CAST(coalesce(sum({expr}), 0) AS BIGINT)");
-    let mut cells = vec![
-        format!("{} AS rule", dialect.string(name)),
-        format!("{ord} AS ord"),
-    ];
+    let mut cells = Vec::new();
     for (prefix, filter) in [
         ("", "TRUE"),
         ("resolved_", "resolved = TRUE"),
@@ -283,21 +333,21 @@ fn rule_row(dialect: Dialect, name: &str, ord: usize, id: usize) -> String {
         ("unknown_", "resolved IS NULL"),
     ] {
         cells.push(format!(
-            "{} AS {prefix}matches",
+            "{} AS t_{ord}_{prefix}matches",
             total(format!("CASE WHEN {filter} THEN m_{id} ELSE 0 END"))
         ));
         cells.push(format!(
-            "{} AS {prefix}steps",
+            "{} AS t_{ord}_{prefix}steps",
             total(format!("CASE WHEN {filter} THEN s_{id} ELSE 0 END"))
         ));
         cells.push(format!(
-            "{} AS {prefix}trajectories",
+            "{} AS t_{ord}_{prefix}trajectories",
             total(format!(
                 "CASE WHEN {filter} AND s_{id} > 0 THEN 1 ELSE 0 END"
             ))
         ));
     }
-    format!("SELECT {} FROM per_trajectory", cells.join(", "))
+    cells
 }
 
 #[cfg(test)]
@@ -325,7 +375,17 @@ mod tests {
                 emitted.refused
             );
             let shown = m.rules().iter().filter(|r| !r.hidden).count();
-            assert_eq!(emitted.sql.matches("\nUNION ALL\n").count(), shown - 1);
+            match dialect {
+                Dialect::DuckDb => {
+                    assert_eq!(emitted.sql.matches("\nUNION ALL\n").count(), shown - 1);
+                }
+                Dialect::Spark => assert!(emitted.sql.contains(&format!("stack({shown},"))),
+            }
+            assert_eq!(
+                emitted.sql.matches("FROM per_trajectory").count(),
+                1,
+                "one aggregation pass over the trajectories"
+            );
             assert!(
                 !emitted.sql.contains("'syntax_errors_in_a_row' AS rule"),
                 "hidden"

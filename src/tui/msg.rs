@@ -53,6 +53,12 @@ pub enum Msg {
         files: Vec<(u64, FileOutcome)>,
         tallies: Vec<TrajectoryTally>,
     },
+    /// Rows of a file still being read (a big Parquet dataset streams its rows), with what
+    /// the rules found in them; the file itself is counted with its last rows, in `RunFiles`.
+    RunRows {
+        rows: Vec<TrajectorySummary>,
+        tallies: Vec<TrajectoryTally>,
+    },
     /// Every file of the run was read.
     RunLoaded,
     /// What the rules found in the trajectories of one file.

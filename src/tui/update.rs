@@ -88,6 +88,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             run::files(state, files);
             metrics::tallied(state, tallies);
         }
+        Msg::RunRows { rows, tallies } => {
+            run::rows(state, rows);
+            metrics::tallied(state, tallies);
+        }
         Msg::RunLoaded => run::loaded(state, &mut fx),
         Msg::RunTallied(tallies) => metrics::tallied(state, tallies),
         Msg::LabelsLoaded(sets) => metrics::labels_loaded(state, sets),

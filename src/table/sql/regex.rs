@@ -16,11 +16,12 @@
 //! could match.
 
 mod boundary;
+mod java_class;
 
 use super::dialect::Dialect;
 pub use boundary::non_ascii_word_class;
 use boundary::{all_ascii_word, boundary, edge};
-use regex_syntax::hir::{Class, Hir, HirKind, Look, Repetition};
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 use std::fmt::Write;
 
 /// A regex in the engine's syntax.
@@ -206,6 +207,16 @@ impl Emitter {
         if ranges.is_empty() {
             return Err("the regex has a class that matches nothing".into());
         }
+        if self.dialect == Dialect::Spark {
+            let class = ClassUnicode::new(ranges.iter().filter_map(|&(s, e)| {
+                Some(ClassUnicodeRange::new(
+                    char::from_u32(skip_surrogate(s, true))?,
+                    char::from_u32(skip_surrogate(e, false))?,
+                ))
+            }));
+            out.push_str(&java_class(&class));
+            return Ok(());
+        }
         class_text(ranges, out);
         Ok(())
     }
@@ -241,7 +252,7 @@ impl Emitter {
     fn look(&mut self, look: Look, out: &mut String) -> Result<(), String> {
         let duck = self.dialect == Dialect::DuckDb;
         // Java: the word characters of Rust's `\w` (UTS #18), by property.
-        const JAVA_WORD: &str = r"[\p{IsAlphabetic}\p{M}\p{Nd}\p{Pc}\p{IsJoin_Control}]";
+        let java_word: &str = &JAVA_WORD;
         const ASCII_WORD: &str = "[0-9A-Za-z_]";
         let text = match look {
             Look::Start => r"\A".to_string(),
@@ -267,16 +278,16 @@ impl Emitter {
             }
             Look::WordAscii => boundary(ASCII_WORD, false),
             Look::WordAsciiNegate => boundary(ASCII_WORD, true),
-            Look::WordUnicode => boundary(JAVA_WORD, false),
-            Look::WordUnicodeNegate => boundary(JAVA_WORD, true),
+            Look::WordUnicode => boundary(java_word, false),
+            Look::WordUnicodeNegate => boundary(java_word, true),
             Look::WordStartAscii if !duck => format!("(?<!{ASCII_WORD})(?={ASCII_WORD})"),
             Look::WordEndAscii if !duck => format!("(?<={ASCII_WORD})(?!{ASCII_WORD})"),
-            Look::WordStartUnicode if !duck => format!("(?<!{JAVA_WORD})(?={JAVA_WORD})"),
-            Look::WordEndUnicode if !duck => format!("(?<={JAVA_WORD})(?!{JAVA_WORD})"),
+            Look::WordStartUnicode if !duck => format!("(?<!{java_word})(?={java_word})"),
+            Look::WordEndUnicode if !duck => format!("(?<={java_word})(?!{java_word})"),
             Look::WordStartHalfAscii if !duck => format!("(?<!{ASCII_WORD})"),
             Look::WordEndHalfAscii if !duck => format!("(?!{ASCII_WORD})"),
-            Look::WordStartHalfUnicode if !duck => format!("(?<!{JAVA_WORD})"),
-            Look::WordEndHalfUnicode if !duck => format!("(?!{JAVA_WORD})"),
+            Look::WordStartHalfUnicode if !duck => format!("(?<!{java_word})"),
+            Look::WordEndHalfUnicode if !duck => format!("(?!{java_word})"),
             Look::StartCRLF | Look::EndCRLF => {
                 return Err("CRLF-aware anchors ((?R)) have no equivalent in the engine".into());
             }
@@ -292,6 +303,33 @@ impl Emitter {
 }
 
 const MAX_CHAR: u32 = 0x10FFFF;
+
+/// `class` for Java: with Unicode properties by name where that is shorter
+/// ([`java_class::java_class_text`]), else as ranges.
+fn java_class(class: &ClassUnicode) -> String {
+    let ranges: Vec<(u32, u32)> = class
+        .ranges()
+        .iter()
+        .map(|r| (u32::from(r.start()), u32::from(r.end())))
+        .collect();
+    let mut plain = String::new();
+    class_text(&ranges, &mut plain);
+    let named = java_class::java_class_text(class, &|rest| {
+        let mut text = String::new();
+        for r in rest.ranges() {
+            range_text(u32::from(r.start()), u32::from(r.end()), &mut text);
+        }
+        text
+    });
+    match named {
+        Some(named) if named.len() < plain.len() => named,
+        _ => plain,
+    }
+}
+
+/// Rust's `\w` for Java: what a Unicode word boundary looks at.
+static JAVA_WORD: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| java_class(&java_class::unicode_class(r"\w")));
 
 /// A class as explicit ranges, or as the negation of its complement when that is shorter
 /// (`[^\n]` rather than two ranges spanning all of Unicode). Surrogates are never chars, so
@@ -324,14 +362,17 @@ pub(super) fn class_text(ranges: &[(u32, u32)], out: &mut String) {
     }
     for &(start, end) in shown {
         // Ranges that only differ by surrogates are shown without them.
-        let (start, end) = (skip_surrogate(start, true), skip_surrogate(end, false));
-        code_point(start, out);
-        if end > start {
-            out.push('-');
-            code_point(end, out);
-        }
+        range_text(skip_surrogate(start, true), skip_surrogate(end, false), out);
     }
     out.push(']');
+}
+
+fn range_text(start: u32, end: u32, out: &mut String) {
+    code_point(start, out);
+    if end > start {
+        out.push('-');
+        code_point(end, out);
+    }
 }
 
 fn skip_surrogate(c: u32, forward: bool) -> u32 {
@@ -402,6 +443,32 @@ mod tests {
         assert_eq!(ascii.boundary_guard, None, "an ASCII boundary is RE2's own");
         let j = translate(r"(?m)\bsed", Dialect::Spark).unwrap();
         assert!(j.pattern.contains(r"\p{IsAlphabetic}"), "{}", j.pattern);
+    }
+
+    #[test]
+    fn spark_classes_name_javas_unicode_properties() {
+        let spark = |source: &str| translate(source, Dialect::Spark).unwrap().pattern;
+        let digits = spark(r"\d+");
+        assert!(digits.starts_with(r"(?:[\p{Nd}"), "{digits}");
+        assert!(
+            !digits.contains(r"\x{660}"),
+            "Java knows Arabic-Indic digits: {digits}"
+        );
+        assert!(
+            spark(r"\S").starts_with(r"[^\p{IsWhite_Space}"),
+            "a negated class by its negation"
+        );
+        let word = spark(r"[\w.]");
+        assert!(word.starts_with(r"[\p{IsAlphabetic}\p{M}\p{Nd}\p{Pc}\p{IsJoin_Control}\x{2E}"));
+        assert!(
+            word.contains(r"[\p{Cn}&&[\x{870}-"),
+            "letters assigned after Java 17's Unicode 13.0 are spelt out: {word}"
+        );
+        assert_eq!(spark("[a-f]"), "[a-f]", "no property inside");
+        assert!(
+            duck(r"\d").pattern.contains(r"\x{660}-\x{669}"),
+            "RE2 has no such properties"
+        );
     }
 
     #[test]

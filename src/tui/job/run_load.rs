@@ -1,6 +1,9 @@
 //! The run as the TUI loads it: the one run loader (`formats::read_run_files`) with each file
 //! summarised and tallied through the run cache, reported as messages. The runtime and the
-//! test harness both load this way, so headless tests go through the cache too.
+//! test harness both load this way, so headless tests go through the cache too. A Parquet
+//! dataset streams its rows while it is read ([`dataset_rows`]).
+
+mod dataset_rows;
 
 use crate::formats::{CachedOutcome, FileRead, Handover, RunCache, read_run_files};
 use crate::metrics::{Matcher, TalliedFile, TrajectoryTally, tally_cache_key, tally_file};
@@ -52,6 +55,13 @@ pub fn load_run(
         cancel,
         Handover::Groups(GROUP),
         |candidate, cache| {
+            if crate::formats::parquet::is_parquet(&candidate.path) {
+                let file = dataset_rows::stream(&candidate.path, rules, send);
+                return FileRead {
+                    item: (candidate.size, candidate.path.clone(), file),
+                    fresh: None,
+                };
+            }
             let TalliedFile {
                 outcome,
                 tallies,

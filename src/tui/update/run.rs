@@ -100,6 +100,12 @@ pub fn files(state: &mut State, files: Vec<(u64, FileOutcome)>) {
     state.run.add_batch(rows, sources);
 }
 
+/// Rows of a file still being read: listed now, the file counted when it ends.
+pub fn rows(state: &mut State, mut rows: Vec<crate::model::TrajectorySummary>) {
+    rows.retain(|r| !super::live::owns(state, &r.path));
+    state.run.add_batch(rows, Vec::new());
+}
+
 pub fn loaded(state: &mut State, fx: &mut Vec<Effect>) {
     state.run.progress.finished = true;
     state.run.failures.sort_by(|a, b| a.path.cmp(&b.path));
