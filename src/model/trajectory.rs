@@ -349,6 +349,28 @@ mod tests {
     }
 
     #[test]
+    fn a_trajectory_is_written_with_its_file_under_source() {
+        let mut t = Trajectory::new("run/x.traj", Format::SweAgent);
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(json["source"], "run/x.traj");
+        assert!(json.get("path").is_none(), "{json}");
+        assert!(
+            json.get("resolved").is_none(),
+            "an unknown verdict is left out"
+        );
+        t.resolved = Some(true);
+        let json = serde_json::to_value(&t).unwrap();
+        assert_eq!(json["resolved"], true);
+        let back: Trajectory = serde_json::from_value(json).unwrap();
+        assert_eq!(back.path, Path::new("run/x.traj"));
+        assert_eq!(back.resolved, Some(true));
+        // A row of a listing writes the same header flat, with the file under `path`.
+        let row = serde_json::to_value(crate::model::TrajectorySummary::of(&back)).unwrap();
+        assert_eq!(row["path"], "run/x.traj");
+        assert_eq!(row["verdict_source"], "run/x.traj", "its own verdict");
+    }
+
+    #[test]
     fn patch_lines_ignore_blank_lines() {
         let mut t = Trajectory::new("t.traj", Format::SweAgent);
         assert_eq!(t.patch_lines(), 0);
