@@ -387,7 +387,10 @@ fn sniff<'a>(path: &'a Path, shape: Shape, first: &[Record]) -> Option<Box<dyn R
 mod tests {
     use super::*;
 
-    fn cut(text: &str, chunk: usize) -> (Vec<(usize, String, bool)>, Result<(), String>) {
+    /// Records as (line, text, is_last).
+    type Cut = Vec<(usize, String, bool)>;
+
+    fn cut(text: &str, chunk: usize) -> (Cut, Result<(), String>) {
         let mut cutter = Cutter::new();
         let mut out = Vec::new();
         let mut on = |r: Record| out.push((r.line, String::from_utf8(r.bytes).unwrap(), r.is_last));
