@@ -144,10 +144,12 @@ impl Reader<'_> {
                     None => self.new_step(agent, timestamp),
                 };
                 self.set_model(data);
-                let cached = u64_field(data, "cacheReadTokens").unwrap_or(0)
-                    + u64_field(data, "cacheWriteTokens").unwrap_or(0);
+                // Saturating: counts come from the file (an absurd one overflowed OpenCode's sum).
+                let cached = u64_field(data, "cacheReadTokens")
+                    .unwrap_or(0)
+                    .saturating_add(u64_field(data, "cacheWriteTokens").unwrap_or(0));
                 let usage = Usage {
-                    tokens_in: u64_field(data, "inputTokens").map(|i| i + cached),
+                    tokens_in: u64_field(data, "inputTokens").map(|i| i.saturating_add(cached)),
                     tokens_out: u64_field(data, "outputTokens"),
                     cost: super::json::f64_field(data, "cost"),
                     api_calls: Some(1),

@@ -127,10 +127,12 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             "completion" => {
                 let usage = e.get("usage");
                 let field = |k: &str| usage.and_then(|u| u64_field(u, k));
-                let cached = field("cache_read_input_tokens").unwrap_or(0)
-                    + field("cache_creation_input_tokens").unwrap_or(0);
+                // Saturating: counts come from the file.
+                let cached = field("cache_read_input_tokens")
+                    .unwrap_or(0)
+                    .saturating_add(field("cache_creation_input_tokens").unwrap_or(0));
                 b.trajectory.usage = Usage {
-                    tokens_in: field("input_tokens").map(|i| i + cached),
+                    tokens_in: field("input_tokens").map(|i| i.saturating_add(cached)),
                     tokens_out: field("output_tokens"),
                     api_calls: None,
                     tokens_cached: None,

@@ -247,10 +247,14 @@ impl Reader<'_> {
             "StatusUpdate" => {
                 if let (Some(step), Some(usage)) = (self.step, payload.get("token_usage")) {
                     let u = Usage {
+                        // Saturating: counts come from the file.
                         tokens_in: Some(
-                            u64_field(usage, "input_other").unwrap_or(0)
-                                + u64_field(usage, "input_cache_read").unwrap_or(0)
-                                + u64_field(usage, "input_cache_creation").unwrap_or(0),
+                            u64_field(usage, "input_other")
+                                .unwrap_or(0)
+                                .saturating_add(u64_field(usage, "input_cache_read").unwrap_or(0))
+                                .saturating_add(
+                                    u64_field(usage, "input_cache_creation").unwrap_or(0),
+                                ),
                         ),
                         tokens_out: u64_field(usage, "output"),
                         api_calls: Some(1),

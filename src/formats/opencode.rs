@@ -300,15 +300,21 @@ fn assistant(session: &mut Session, record: &Record, time: Option<String>) {
             _ => {}
         }
     }
+    // Saturating: the counts come from the file, and absurd ones must not overflow (found by
+    // fuzzing: a `reasoning` of 10^44).
     let tokens = m.get("tokens");
     let input = tokens.map(|t| {
         let cache = t.get("cache");
-        u64_field(t, "input").unwrap_or(0)
-            + cache.and_then(|c| u64_field(c, "read")).unwrap_or(0)
-            + cache.and_then(|c| u64_field(c, "write")).unwrap_or(0)
+        u64_field(t, "input")
+            .unwrap_or(0)
+            .saturating_add(cache.and_then(|c| u64_field(c, "read")).unwrap_or(0))
+            .saturating_add(cache.and_then(|c| u64_field(c, "write")).unwrap_or(0))
     });
-    let output = tokens
-        .map(|t| u64_field(t, "output").unwrap_or(0) + u64_field(t, "reasoning").unwrap_or(0));
+    let output = tokens.map(|t| {
+        u64_field(t, "output")
+            .unwrap_or(0)
+            .saturating_add(u64_field(t, "reasoning").unwrap_or(0))
+    });
     b.merge_usage(
         step,
         Usage {

@@ -64,3 +64,16 @@ fn envelopes_without_parent_ids_are_not_copilot() {
     );
     assert!(parse(Path::new("e.jsonl"), b"not json\n").is_err());
 }
+
+#[test]
+fn absurd_token_counts_saturate_instead_of_overflowing() {
+    // The overflow fuzzing found in OpenCode's sum, here in input + cache reads.
+    let text = session().replace(
+        r#""inputTokens":90,"cacheReadTokens":10"#,
+        r#""inputTokens":18446744073709551615,"cacheReadTokens":10,"cacheWriteTokens":1e40"#,
+    );
+    let t = parse(Path::new("events.jsonl"), text.as_bytes())
+        .unwrap()
+        .remove(0);
+    assert_eq!(t.total_usage().tokens_in, Some(u64::MAX));
+}

@@ -56,3 +56,20 @@ fn claude_stream_json_stays_claude() {
             .any(|w| w.contains("Authentication failed"))
     );
 }
+
+#[test]
+fn absurd_token_counts_saturate_instead_of_overflowing() {
+    // The overflow fuzzing found in OpenCode's sum, here in input + cache counts.
+    let text = concat!(
+        r#"{"type":"system","subtype":"init","cwd":"/w","session_id":"d1","tools":["Execute"],"model":"m"}"#,
+        "\n",
+        r#"{"type":"message","role":"user","id":"m0","text":"Fix","timestamp":1760000000000,"session_id":"d1"}"#,
+        "\n",
+        r#"{"type":"completion","finalText":"Done.","numTurns":1,"durationMs":9,"session_id":"d1","usage":{"input_tokens":1e40,"output_tokens":2,"cache_read_input_tokens":1e40,"cache_creation_input_tokens":1e40}}"#,
+        "\n",
+    );
+    let t = parse(Path::new("run.jsonl"), text.as_bytes())
+        .unwrap()
+        .remove(0);
+    assert_eq!(t.total_usage().tokens_in, Some(u64::MAX));
+}

@@ -80,3 +80,19 @@ fn legacy_wire_records_read_the_same_way() {
     assert!(s.failed);
     assert_eq!(s.usage.tokens_in, Some(50));
 }
+
+#[test]
+fn absurd_token_counts_saturate_instead_of_overflowing() {
+    // The overflow fuzzing found in OpenCode's sum, here in the three input counts.
+    let text = lines(&[
+        r#"{"timestamp":1760000000.5,"message":{"type":"TurnBegin","payload":{"user_input":"list files"}}}"#,
+        r#"{"timestamp":1760000001.0,"message":{"type":"StepBegin","payload":{"n":1}}}"#,
+        r#"{"timestamp":1760000001.1,"message":{"type":"ContentPart","payload":{"type":"text","text":"Listing."}}}"#,
+        r#"{"timestamp":1760000001.4,"message":{"type":"StatusUpdate","payload":{"token_usage":{"input_other":1e40,"input_cache_read":1e40,"input_cache_creation":7,"output":5}}}}"#,
+        r#"{"timestamp":1760000001.5,"message":{"type":"TurnEnd","payload":{}}}"#,
+    ]);
+    let t = parse(Path::new("wire.jsonl"), text.as_bytes())
+        .unwrap()
+        .remove(0);
+    assert_eq!(t.total_usage().tokens_in, Some(u64::MAX));
+}

@@ -105,3 +105,45 @@ fn a_folder_walk_lists_each_session_once_and_no_parts() {
     let paths: Vec<&Path> = found.iter().map(|c| c.path.as_path()).collect();
     assert_eq!(paths, [first.as_path()]);
 }
+
+#[test]
+fn absurd_token_counts_saturate_instead_of_overflowing() {
+    // The fuzzer's find (fuzz/artifacts/opencode/crash-cc856d5d…): output + reasoning
+    // overflowed u64 and panicked in debug builds.
+    let message = serde_json::json!({
+        "id": "msg_0009", "sessionID": "ses_9", "role": "assistant",
+        "time": {"created": 1767600060000_u64, "completed": 1767600063000_u64},
+        "tokens": {"input": u64::MAX, "output": 40, "reasoning": u64::MAX,
+                   "cache": {"read": u64::MAX, "write": 1}}
+    });
+    let bytes = serde_json::to_vec(&message).unwrap();
+    let ts = parse(Path::new("storage/message/ses_9/msg_0009.json"), &bytes).unwrap();
+    let usage = ts[0].total_usage();
+    assert_eq!(usage.tokens_in, Some(u64::MAX));
+    assert_eq!(usage.tokens_out, Some(u64::MAX));
+    // The fuzzer's input itself, byte for byte: a count beyond u64 reads as its maximum.
+    let found = r#"{
+  "id": "msg_0009Doquq2jQ",
+  "sessionID": "ses_9Eh8cDJMtXC2bi1GM7sQJeFv9K",
+  "role": "assistant",
+  "time": {
+    "created": 1767600060000,
+    "completed": 1767600063000
+  },  "tokens": {
+    "input": 200,
+    "output": 40,
+    "reasoning": 777777777777777777777777777777777777777777770,
+    "cache": {
+      "read": 9000,
+      "write": 0
+    }
+  }
+}
+"#;
+    let ts = parse(
+        Path::new("storage/message/ses_1/msg_01.json"),
+        found.as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(ts[0].total_usage().tokens_out, Some(u64::MAX));
+}
