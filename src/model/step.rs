@@ -2,8 +2,8 @@
 
 use super::{Message, ToolCall, Usage};
 use aho_corasick::{AhoCorasick, Input, MatchKind};
-use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 /// Whether a step's context is what the model really received, or our best rebuild of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
