@@ -223,6 +223,10 @@ impl Cutter {
     }
 
     fn end_item(&mut self, on_record: &mut dyn FnMut(Record)) {
+        // Whitespace after a scalar item (`3\n]`) is not part of it.
+        while self.pending.last().is_some_and(u8::is_ascii_whitespace) {
+            self.pending.pop();
+        }
         if self.pending.is_empty() {
             return;
         }
