@@ -98,6 +98,16 @@ impl TrajectoryTally {
                 }
             }
         }
+        // A run keeps one tally per trajectory until its end (100,000 rows of a dataset):
+        // the vectors' spare capacity from growing would be kept with it.
+        tools.shrink_to_fit();
+        let mut hits = matcher.scan(trajectory).hits();
+        hits.shrink_to_fit();
+        let mut patch_files = trajectory
+            .submission
+            .as_deref()
+            .map_or_else(Vec::new, patch_files);
+        patch_files.shrink_to_fit();
         TrajectoryTally {
             header: trajectory.header.listed(),
             forced_exit: crate::model::forced_exit(trajectory),
@@ -105,11 +115,8 @@ impl TrajectoryTally {
             steps: trajectory.steps.len(),
             usage: trajectory.total_usage(),
             patch_lines: trajectory.patch_lines(),
-            patch_files: trajectory
-                .submission
-                .as_deref()
-                .map_or_else(Vec::new, patch_files),
-            hits: matcher.scan(trajectory).hits(),
+            patch_files,
+            hits,
             tools,
         }
     }
