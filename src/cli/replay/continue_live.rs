@@ -4,11 +4,9 @@
 //! table across runs.
 
 use super::report::{
-    context_label, excerpt, file_name, finish, first_divergence, json_summary, matcher, reload,
-    rules_fired,
+    Runs, context_label, excerpt, file_name, first_divergence, matcher, reload, rules_fired,
 };
 use super::{Args, confirm, edit};
-use crate::cli::table::Table;
 use anyhow::{Result, bail};
 use serde_json::json;
 use std::io::Write;
@@ -75,7 +73,7 @@ pub async fn run(
     if human {
         println!("{}", context_label(args.step, input));
     }
-    let mut table = Table::new([
+    let mut runs = Runs::new(&[
         "backend",
         "run",
         "exit",
@@ -86,9 +84,6 @@ pub async fn run(
         "first divergence",
         "fork",
     ]);
-    let mut runs = Vec::new();
-    let mut forks = Vec::new();
-    let mut failed = false;
     let first = args.step;
     'all: for backend in backends {
         for i in 1..=n {
@@ -105,7 +100,7 @@ pub async fn run(
             };
             let done = continue_run(at, i, &options, cancel, &mut show).await?;
             let outcome = &done.outcome;
-            failed |= matches!(
+            let failed = matches!(
                 outcome.status,
                 "BackendError" | "EnvironmentError" | "Cancelled"
             );
@@ -122,7 +117,7 @@ pub async fn run(
                 }
             }
             let cost = outcome.usage.cost;
-            table.row([
+            let row = vec![
                 backend.name().to_string(),
                 i.to_string(),
                 outcome.status.to_string(),
@@ -136,8 +131,8 @@ pub async fn run(
                 },
                 divergence.map_or("none".into(), |d| format!("step {d}")),
                 file_name(&done.fork),
-            ]);
-            runs.push(json!({
+            ];
+            let run = json!({
                 "backend": backend.name(),
                 "model": backend.config().model,
                 "run": i,
@@ -147,15 +142,14 @@ pub async fn run(
                 "first_divergence": divergence,
                 "fork_path": done.fork,
                 "native_path": done.native,
-            }));
-            forks.push(done.fork);
+            });
+            runs.add(row, run, done.fork, failed);
             if cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
-    let summary = || json_summary("continue", t, args.step, input, json!({}), runs, &forks);
-    finish(args.json, summary, &table, &forks, failed)
+    runs.finish(args.json, "continue", (t, args.step, input), || json!({}))
 }
 
 fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, first: usize) {

@@ -128,10 +128,58 @@ pub fn first_divergence(original: &Trajectory, fork: &Trajectory) -> Option<usiz
     compare_runs(original, fork).first_divergence
 }
 
+/// What the live runs of a replay gathered, one per backend and run: the table printed at
+/// the end, the JSON object of each, the forks written, and whether any failed.
+pub struct Runs {
+    table: Table,
+    runs: Vec<Value>,
+    forks: Vec<PathBuf>,
+    failed: bool,
+}
+
+impl Runs {
+    pub fn new(columns: &[&str]) -> Runs {
+        Runs {
+            table: Table::new(columns.iter().copied()),
+            runs: Vec::new(),
+            forks: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// One run: its table row, its JSON object, the fork it wrote and whether it failed.
+    pub fn add(&mut self, row: Vec<String>, run: Value, fork: PathBuf, failed: bool) {
+        self.table.row(row);
+        self.runs.push(run);
+        self.forks.push(fork);
+        self.failed |= failed;
+    }
+
+    /// Prints the table and the forks (or with `json`, the summary `mode` makes of the runs'
+    /// objects and the forks).
+    pub fn finish(
+        self,
+        json: bool,
+        mode: &str,
+        at: (&Trajectory, usize, &StepInput),
+        extra: impl FnOnce() -> Value,
+    ) -> anyhow::Result<ExitCode> {
+        let Runs {
+            table,
+            runs,
+            forks,
+            failed,
+        } = self;
+        let (t, step, input) = at;
+        let summary = || json_summary(mode, t, step, input, extra(), runs, &forks);
+        finish(json, summary, &table, &forks, failed)
+    }
+}
+
 /// The fork paths, one per line, as the last lines of the output.
 /// How a replay ends: the JSON summary (`--json`), else the table and the forks' paths;
 /// failure when any run failed.
-pub fn finish(
+fn finish(
     json: bool,
     summary: impl FnOnce() -> Value,
     table: &Table,
@@ -176,7 +224,7 @@ pub fn excerpt(text: &str, lines: usize) -> String {
 
 /// The `--json` object of a replay: what was re-run, each run's `runs` entry, the forks and
 /// the last fork as `fork_path`; `extra`'s fields are added after `note`.
-pub fn json_summary(
+fn json_summary(
     mode: &str,
     t: &Trajectory,
     step: usize,

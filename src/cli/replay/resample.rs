@@ -4,8 +4,7 @@
 //! answer, exit status `Resampled`).
 
 use super::Args;
-use super::report::{context_label, excerpt, file_name, finish, json_summary};
-use crate::cli::table::Table;
+use super::report::{Runs, context_label, excerpt, file_name};
 use anyhow::Result;
 use serde_json::json;
 use std::io::Write;
@@ -41,7 +40,7 @@ pub async fn run(
             None => println!("\n(step {} is past the end: no recorded answer)", args.step),
         }
     }
-    let mut table = Table::new([
+    let mut runs = Runs::new(&[
         "backend",
         "sample",
         "finish",
@@ -51,9 +50,6 @@ pub async fn run(
         "tok/s",
         "fork",
     ]);
-    let mut runs = Vec::new();
-    let mut forks = Vec::new();
-    let mut failed = false;
     'all: for backend in backends {
         for i in 1..=n {
             if !args.json {
@@ -77,7 +73,6 @@ pub async fn run(
                 backend,
             };
             let sample = resample_one(at, i, args.seed, cancel, &mut show).await?;
-            failed |= sample.error.is_some();
             if !args.json {
                 println!();
                 if let Some(e) = &sample.error {
@@ -100,7 +95,7 @@ pub async fn run(
                 .as_ref()
                 .map(|r| r.as_str().to_string())
                 .unwrap_or_else(|| sample.status.to_string());
-            table.row([
+            let row = vec![
                 backend.name().to_string(),
                 i.to_string(),
                 finish.clone(),
@@ -115,8 +110,8 @@ pub async fn run(
                     .and_then(|s| s.tokens_per_s())
                     .map_or("-".into(), |s| format!("{s:.1}")),
                 file_name(&sample.fork),
-            ]);
-            runs.push(json!({
+            ];
+            let run = json!({
                 "backend": backend.name(),
                 "model": backend.config().model,
                 "sample": i,
@@ -130,18 +125,20 @@ pub async fn run(
                 "request": sample.stats,
                 "fork_path": sample.fork,
                 "native_path": sample.native,
-            }));
-            forks.push(sample.fork);
+            });
+            let failed = sample.error.is_some();
+            runs.add(row, run, sample.fork, failed);
             if cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
-    let summary = || {
-        let extra = json!({ "recorded_action": recorded_action });
-        json_summary("resample", t, args.step, input, extra, runs, &forks)
-    };
-    finish(args.json, summary, &table, &forks, failed)
+    runs.finish(
+        args.json,
+        "resample",
+        (t, args.step, input),
+        || json!({ "recorded_action": recorded_action }),
+    )
 }
 
 fn first_line(s: &str) -> &str {
