@@ -4,31 +4,30 @@
 //! table across runs.
 
 use super::report::{
-    Runs, context_label, excerpt, file_name, first_divergence, matcher, reload, rules_fired,
+    Live, Runs, context_label, excerpt, file_name, first_divergence, matcher, reload, rules_fired,
 };
-use super::{Args, confirm, edit};
+use super::{confirm, edit};
 use anyhow::{Result, bail};
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
-use trajscope::backend::{Backend, CancellationToken};
-use trajscope::model::Trajectory;
+use trajscope::backend::Backend;
 use trajscope::replay::StepOutcome;
 use trajscope::replay::agent::LoopLimits;
 use trajscope::replay::driver::LiveEvent;
-use trajscope::replay::input::StepInput;
 use trajscope::replay::session::{
-    ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run,
+    ContinueOptions, Environment, Isolation, SessionEvent, continue_run,
 };
 
-pub async fn run(
-    args: &Args,
-    t: &Trajectory,
-    input: &StepInput,
-    backends: &[Backend],
-    cancel: &CancellationToken,
-) -> Result<ExitCode> {
+pub async fn run(live: Live<'_>) -> Result<ExitCode> {
+    let Live {
+        args,
+        t,
+        input,
+        backends,
+        cancel,
+    } = live;
     let environment = match (&args.exec_prefix, &args.workspace) {
         (Some(prefix), _) => Environment::Container(prefix.clone()),
         (None, Some(path)) => Environment::Workspace(path.clone()),
@@ -92,12 +91,7 @@ pub async fn run(
                     print_event(event, backend, i, n, first);
                 }
             };
-            let at = ReplayPoint {
-                trajectory: t,
-                step: args.step,
-                input,
-                backend,
-            };
+            let at = live.at(backend);
             let done = continue_run(at, i, &options, cancel, &mut show).await?;
             let outcome = &done.outcome;
             let failed = matches!(

@@ -7,13 +7,14 @@ use anyhow::Result;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use trajscope::backend::Backend;
+use trajscope::backend::{Backend, CancellationToken};
 use trajscope::diff::compare_runs;
 use trajscope::formats::{Loaded, load_file};
 use trajscope::metrics::{Matcher, RuleOptions, RuleSet};
 use trajscope::model::Trajectory;
 use trajscope::replay::driver::request_for;
 use trajscope::replay::input::{StepInput, tools_used};
+use trajscope::replay::session::ReplayPoint;
 use trajscope::replay::{Dialect, plan};
 
 /// One line saying how faithful the context is.
@@ -126,6 +127,28 @@ pub fn reload(path: &Path) -> Option<Trajectory> {
 /// The first step of the original where the fork takes another action.
 pub fn first_divergence(original: &Trajectory, fork: &Trajectory) -> Option<usize> {
     compare_runs(original, fork).first_divergence
+}
+
+/// A live replay as `--resample` and `--continue` both start it: the arguments, the log and
+/// its step's input, the backends asked in turn, the token that stops them.
+pub struct Live<'a> {
+    pub args: &'a Args,
+    pub t: &'a Trajectory,
+    pub input: &'a StepInput,
+    pub backends: &'a [Backend],
+    pub cancel: &'a CancellationToken,
+}
+
+impl<'a> Live<'a> {
+    /// Where `backend` takes over: the replayed step of the log.
+    pub fn at(&self, backend: &'a Backend) -> ReplayPoint<'a> {
+        ReplayPoint {
+            trajectory: self.t,
+            step: self.args.step,
+            input: self.input,
+            backend,
+        }
+    }
 }
 
 /// What the live runs of a replay gathered, one per backend and run: the table printed at

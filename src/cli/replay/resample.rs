@@ -3,25 +3,22 @@
 //! recorded one and written as a one-step fork (the parent's steps 1..k-1, then the new
 //! answer, exit status `Resampled`).
 
-use super::Args;
-use super::report::{Runs, context_label, excerpt, file_name};
+use super::report::{Live, Runs, context_label, excerpt, file_name};
 use anyhow::Result;
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
-use trajscope::backend::{Backend, CancellationToken};
-use trajscope::model::Trajectory;
 use trajscope::replay::driver::LiveEvent;
-use trajscope::replay::input::StepInput;
-use trajscope::replay::session::{ReplayPoint, SessionEvent, resample_one};
+use trajscope::replay::session::{SessionEvent, resample_one};
 
-pub async fn run(
-    args: &Args,
-    t: &Trajectory,
-    input: &StepInput,
-    backends: &[Backend],
-    cancel: &CancellationToken,
-) -> Result<ExitCode> {
+pub async fn run(live: Live<'_>) -> Result<ExitCode> {
+    let Live {
+        args,
+        t,
+        input,
+        backends,
+        cancel,
+    } = live;
     let n = args.resample.unwrap_or(1).max(1);
     let recorded = t.step(args.step);
     let recorded_action = recorded.map(|s| s.action.trim().to_string());
@@ -66,12 +63,7 @@ pub async fn run(
                     let _ = std::io::stdout().flush();
                 }
             };
-            let at = ReplayPoint {
-                trajectory: t,
-                step: args.step,
-                input,
-                backend,
-            };
+            let at = live.at(backend);
             let sample = resample_one(at, i, args.seed, cancel, &mut show).await?;
             if !args.json {
                 println!();
