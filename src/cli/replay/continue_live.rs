@@ -21,13 +21,7 @@ use trajscope::replay::session::{
 };
 
 pub async fn run(live: Live<'_>) -> Result<ExitCode> {
-    let Live {
-        args,
-        t,
-        input,
-        backends,
-        cancel,
-    } = live;
+    let args = live.args;
     let environment = match (&args.exec_prefix, &args.workspace) {
         (Some(prefix), _) => Environment::Container(prefix.clone()),
         (None, Some(path)) => Environment::Workspace(path.clone()),
@@ -41,16 +35,16 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
         Environment::Container(_) => Isolation::Unprotected,
     };
     let edited_answer = if args.edit_answer {
-        Some(edit::edit_answer(t, args.step)?)
+        Some(edit::edit_answer(live.t, args.step)?)
     } else {
         None
     };
     let lines = confirm::summary(
         args,
-        t,
+        live.t,
         &environment,
         &isolation,
-        backends,
+        live.backends,
         edited_answer.as_ref(),
     );
     confirm::ask(args, &lines)?;
@@ -70,7 +64,7 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
     let rules = matcher();
     let human = !args.json;
     if human {
-        println!("{}", context_label(args.step, input));
+        println!("{}", context_label(args.step, live.input));
     }
     let mut runs = Runs::new(&[
         "backend",
@@ -84,7 +78,7 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
         "fork",
     ]);
     let first = args.step;
-    'all: for backend in backends {
+    'all: for backend in live.backends {
         for i in 1..=n {
             let mut show = |event: SessionEvent<'_>| {
                 if human {
@@ -92,7 +86,7 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
                 }
             };
             let at = live.at(backend);
-            let done = continue_run(at, i, &options, cancel, &mut show).await?;
+            let done = continue_run(at, i, &options, live.cancel, &mut show).await?;
             let outcome = &done.outcome;
             let failed = matches!(
                 outcome.status,
@@ -103,7 +97,7 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
                 .as_ref()
                 .map(|f| rules_fired(&rules, f, args.step))
                 .unwrap_or_default();
-            let divergence = fork.as_ref().and_then(|f| first_divergence(t, f));
+            let divergence = fork.as_ref().and_then(|f| first_divergence(live.t, f));
             if human {
                 println!("\nExit: {} — {}", outcome.status, outcome.detail);
                 if let Some(native) = &done.native {
@@ -138,12 +132,12 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
                 "native_path": done.native,
             });
             runs.add(row, run, done.fork, failed);
-            if cancel.is_cancelled() {
+            if live.cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
-    runs.finish(args.json, "continue", (t, args.step, input), || json!({}))
+    runs.finish(&live, "continue", || json!({}))
 }
 
 fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, first: usize) {

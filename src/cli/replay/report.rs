@@ -178,13 +178,12 @@ impl Runs {
         self.failed |= failed;
     }
 
-    /// Prints the table and the forks (or with `json`, the summary `mode` makes of the runs'
+    /// Prints the table and the forks (or with `--json`, the summary `mode` makes of the runs'
     /// objects and the forks).
     pub fn finish(
         self,
-        json: bool,
+        live: &Live<'_>,
         mode: &str,
-        at: (&Trajectory, usize, &StepInput),
         extra: impl FnOnce() -> Value,
     ) -> anyhow::Result<ExitCode> {
         let Runs {
@@ -193,9 +192,9 @@ impl Runs {
             forks,
             failed,
         } = self;
-        let (t, step, input) = at;
+        let (t, step, input) = (live.t, live.args.step, live.input);
         let summary = || json_summary(mode, t, step, input, extra(), runs, &forks);
-        finish(json, summary, &table, &forks, failed)
+        finish(live.args.json, summary, &table, &forks, failed)
     }
 }
 

@@ -12,18 +12,12 @@ use trajscope::replay::driver::LiveEvent;
 use trajscope::replay::session::{SessionEvent, resample_one};
 
 pub async fn run(live: Live<'_>) -> Result<ExitCode> {
-    let Live {
-        args,
-        t,
-        input,
-        backends,
-        cancel,
-    } = live;
+    let args = live.args;
     let n = args.resample.unwrap_or(1).max(1);
-    let recorded = t.step(args.step);
+    let recorded = live.t.step(args.step);
     let recorded_action = recorded.map(|s| s.action.trim().to_string());
     if !args.json {
-        println!("{}", context_label(args.step, input));
+        println!("{}", context_label(args.step, live.input));
         match recorded {
             Some(step) => {
                 println!("\n── recorded answer (step {}) ──", args.step);
@@ -47,7 +41,7 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
         "tok/s",
         "fork",
     ]);
-    'all: for backend in backends {
+    'all: for backend in live.backends {
         for i in 1..=n {
             if !args.json {
                 println!(
@@ -64,7 +58,7 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
                 }
             };
             let at = live.at(backend);
-            let sample = resample_one(at, i, args.seed, cancel, &mut show).await?;
+            let sample = resample_one(at, i, args.seed, live.cancel, &mut show).await?;
             if !args.json {
                 println!();
                 if let Some(e) = &sample.error {
@@ -120,15 +114,14 @@ pub async fn run(live: Live<'_>) -> Result<ExitCode> {
             });
             let failed = sample.error.is_some();
             runs.add(row, run, sample.fork, failed);
-            if cancel.is_cancelled() {
+            if live.cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
     runs.finish(
-        args.json,
+        &live,
         "resample",
-        (t, args.step, input),
         || json!({ "recorded_action": recorded_action }),
     )
 }
