@@ -61,6 +61,18 @@ fn each_step(
     failed.map_or(Ok(()), Err)
 }
 
+/// What an export of `t` writes: the steps numbered in its range, and the file edits each
+/// made when diffs are on. A trajectory opened lazily holds no steps to replay: its diffs
+/// are left out.
+fn steps_and_edits(
+    t: &Trajectory,
+    options: &ExportOptions,
+) -> Result<(RangeInclusive<usize>, Option<crate::diff::Reconstruction>), ExportError> {
+    let range = options.steps.resolve(t.step_count())?;
+    let edits = (options.diffs && t.lazy.is_none()).then(|| crate::diff::Reconstruction::of(t));
+    Ok((range, edits))
+}
+
 /// `t` as its header is exported, and how many of its steps failed. A trajectory opened
 /// lazily holds no steps: its error count and its usage summed over steps (when the log
 /// gives no total) are counted in one pass over its file, as the whole read counts them.

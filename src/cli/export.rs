@@ -2,12 +2,11 @@
 //! trajectory as Markdown for an issue or as a self-contained HTML page.
 
 use anyhow::{Context as _, Result, bail};
-use std::collections::BTreeMap;
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::export::{ExportError, ExportOptions, StepRange, write_html, write_markdown};
-use trajscope::metrics::{LabelSet, Matcher};
+use trajscope::metrics::LabelSet;
 use trajscope::model::Trajectory;
 use trajscope::present::StepBadges;
 
@@ -119,56 +118,13 @@ fn badges(args: &Args, trajectory: &Trajectory) -> StepBadges {
                 .ok()
         });
     if trajectory.lazy.is_some() {
-        return lazy_badges(&matcher, trajectory, labels.as_ref());
+        let (badges, walked) = StepBadges::scan_lazily(&matcher, trajectory, labels.as_ref());
+        if let Err(err) = walked {
+            eprintln!("trajscope: warning: rules left out: {err}");
+        }
+        return badges;
     }
     StepBadges::scan(&matcher, trajectory, labels.as_ref())
-}
-
-/// The badges of a trajectory opened lazily, scanned one step at a time as its steps are
-/// read back: the rules each step matches alone (sequence rules, which look across steps,
-/// are left out) and the labels saved for it.
-fn lazy_badges(
-    matcher: &Matcher,
-    trajectory: &Trajectory,
-    labels: Option<&LabelSet>,
-) -> StepBadges {
-    let mut rules: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    let mut one = trajectory.clone();
-    one.lazy = None;
-    let walked = trajectory.visit_steps(|step| {
-        one.steps = vec![step.clone()];
-        let matches = matcher.scan(&one);
-        let names: Vec<String> = matches
-            .rules_at(1)
-            .filter_map(|id| matcher.rule(id))
-            .filter(|r| !r.hidden)
-            .map(|r| r.name.clone())
-            .collect();
-        if !names.is_empty() {
-            rules.insert(step.index, names);
-        }
-        true
-    });
-    if let Err(err) = walked {
-        eprintln!("trajscope: warning: rules left out: {err}");
-    }
-    let labels_at = |step: usize| {
-        labels
-            .map(|set| {
-                set.at_step(&trajectory.path, trajectory.source_index, step)
-                    .into_iter()
-                    .map(|l| l.label.as_str())
-                    .collect::<Vec<&str>>()
-            })
-            .unwrap_or_default()
-    };
-    let rules_at = |step: usize| {
-        rules
-            .get(&step)
-            .map(|names| names.iter().map(String::as_str).collect())
-            .unwrap_or_default()
-    };
-    StepBadges::collect(1..=trajectory.step_count(), rules_at, labels_at)
 }
 
 fn kind(args: &Args) -> Result<Kind> {

@@ -141,10 +141,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 on_signal.cancel();
             }
         });
+        let live = report::Live {
+            args: &args,
+            t: &trajectory,
+            input: &input,
+            backends: &backends,
+            cancel: &cancel,
+        };
         if args.continue_live {
-            continue_live::run(&args, &trajectory, &input, &backends, &cancel).await
+            continue_live::run(live).await
         } else {
-            resample::run(&args, &trajectory, &input, &backends, &cancel).await
+            resample::run(live).await
         }
     })
 }

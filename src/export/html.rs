@@ -13,7 +13,6 @@ mod step;
 mod toc;
 
 use super::{ExportError, ExportOptions};
-use crate::diff::Reconstruction;
 use crate::model::{Step, Trajectory};
 use crate::present::facts;
 use highlight::Highlighter;
@@ -32,9 +31,7 @@ pub fn write_html(
     t: &Trajectory,
     options: &ExportOptions,
 ) -> Result<(), ExportError> {
-    let range = options.steps.resolve(t.step_count())?;
-    // A trajectory opened lazily holds no steps to replay: its diffs are left out.
-    let edits = (options.diffs && t.lazy.is_none()).then(|| Reconstruction::of(t));
+    let (range, edits) = super::steps_and_edits(t, options)?;
     // Steps are numbered from 1 in order: the labels of step `k` are at `k - start`.
     let labels: Vec<Vec<String>> = range.clone().map(|k| options.labels(k).to_vec()).collect();
     let label_of = |step: &Step| {

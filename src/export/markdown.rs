@@ -26,9 +26,7 @@ pub fn write_markdown(
     t: &Trajectory,
     options: &ExportOptions,
 ) -> Result<(), ExportError> {
-    let range = options.steps.resolve(t.step_count())?;
-    // A trajectory opened lazily holds no steps to replay: its diffs are left out.
-    let edits = (options.diffs && t.lazy.is_none()).then(|| Reconstruction::of(t));
+    let (range, edits) = super::steps_and_edits(t, options)?;
     if options.steps.is_all() {
         let (header, errors) = super::with_totals(t)?;
         write_header(w, &header, options.title(t), errors)?;

@@ -59,17 +59,51 @@ impl StepBadges {
                 .map(|r| r.name.as_str())
                 .collect::<Vec<&str>>()
         };
-        let labels_at = |step: usize| {
-            labels
-                .map(|set| {
-                    set.at_step(&trajectory.path, trajectory.source_index, step)
-                        .into_iter()
-                        .map(|l| l.label.as_str())
-                        .collect::<Vec<&str>>()
-                })
+        StepBadges::collect(
+            1..=trajectory.steps.len(),
+            rules_at,
+            labels_at(trajectory, labels),
+        )
+    }
+
+    /// The badges of a trajectory opened lazily, scanned one step at a time as its steps are
+    /// read back: the rules each step matches alone (sequence rules, which look across steps,
+    /// are left out) and the labels saved for it. A step that cannot be read back ends the
+    /// scan: the badges found so far come back with the reason.
+    pub fn scan_lazily(
+        matcher: &Matcher,
+        trajectory: &Trajectory,
+        labels: Option<&LabelSet>,
+    ) -> (StepBadges, Result<(), String>) {
+        let mut rules: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        let mut one = trajectory.clone();
+        one.lazy = None;
+        let walked = trajectory.visit_steps(|step| {
+            one.steps = vec![step.clone()];
+            let matches = matcher.scan(&one);
+            let names: Vec<String> = matches
+                .rules_at(1)
+                .filter_map(|id| matcher.rule(id))
+                .filter(|r| !r.hidden)
+                .map(|r| r.name.clone())
+                .collect();
+            if !names.is_empty() {
+                rules.insert(step.index, names);
+            }
+            true
+        });
+        let rules_at = |step: usize| {
+            rules
+                .get(&step)
+                .map(|names| names.iter().map(String::as_str).collect())
                 .unwrap_or_default()
         };
-        StepBadges::collect(1..=trajectory.steps.len(), rules_at, labels_at)
+        let badges = StepBadges::collect(
+            1..=trajectory.step_count(),
+            rules_at,
+            labels_at(trajectory, labels),
+        );
+        (badges, walked)
     }
 
     /// The badges of 1-based `step`, in order: rules, then labels.
@@ -79,6 +113,24 @@ impl StepBadges {
 
     pub fn is_empty(&self) -> bool {
         self.by_step.is_empty()
+    }
+}
+
+/// The labels `labels` holds for each step of `trajectory`, as `StepBadges::collect` asks
+/// for them.
+fn labels_at<'a>(
+    trajectory: &'a Trajectory,
+    labels: Option<&'a LabelSet>,
+) -> impl Fn(usize) -> Vec<&'a str> {
+    move |step| {
+        labels
+            .map(|set| {
+                set.at_step(&trajectory.path, trajectory.source_index, step)
+                    .into_iter()
+                    .map(|l| l.label.as_str())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 

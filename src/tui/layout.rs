@@ -24,14 +24,7 @@ pub struct RunLayout {
 }
 
 pub fn run(area: Rect) -> RunLayout {
-    let [title, summary, header, body, status] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Min(0),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [title, summary, header, body, status] = lines_body_status(area);
     RunLayout {
         title,
         summary,
@@ -39,6 +32,19 @@ pub fn run(area: Rect) -> RunLayout {
         body,
         status,
     }
+}
+
+/// `area` cut into one-line bands, the body (the band before last) taking what they leave
+/// and the status line last: the shape of the run screens.
+pub(super) fn lines_body_status<const N: usize>(area: Rect) -> [Rect; N] {
+    Layout::vertical((0..N).map(|i| {
+        if i + 2 == N {
+            Constraint::Min(0)
+        } else {
+            Constraint::Length(1)
+        }
+    }))
+    .areas(area)
 }
 
 /// Width of each run column (the exit column's is `exit`, what its longest cell needs);

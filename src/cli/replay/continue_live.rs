@@ -4,33 +4,24 @@
 //! table across runs.
 
 use super::report::{
-    context_label, excerpt, file_name, finish, first_divergence, json_summary, matcher, reload,
-    rules_fired,
+    Live, Runs, context_label, excerpt, file_name, first_divergence, matcher, reload, rules_fired,
 };
-use super::{Args, confirm, edit};
-use crate::cli::table::Table;
+use super::{confirm, edit};
 use anyhow::{Result, bail};
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
-use trajscope::backend::{Backend, CancellationToken};
-use trajscope::model::Trajectory;
+use trajscope::backend::Backend;
 use trajscope::replay::StepOutcome;
 use trajscope::replay::agent::LoopLimits;
 use trajscope::replay::driver::LiveEvent;
-use trajscope::replay::input::StepInput;
 use trajscope::replay::session::{
-    ContinueOptions, Environment, Isolation, ReplayPoint, SessionEvent, continue_run,
+    ContinueOptions, Environment, Isolation, SessionEvent, continue_run,
 };
 
-pub async fn run(
-    args: &Args,
-    t: &Trajectory,
-    input: &StepInput,
-    backends: &[Backend],
-    cancel: &CancellationToken,
-) -> Result<ExitCode> {
+pub async fn run(live: Live<'_>) -> Result<ExitCode> {
+    let args = live.args;
     let environment = match (&args.exec_prefix, &args.workspace) {
         (Some(prefix), _) => Environment::Container(prefix.clone()),
         (None, Some(path)) => Environment::Workspace(path.clone()),
@@ -44,16 +35,16 @@ pub async fn run(
         Environment::Container(_) => Isolation::Unprotected,
     };
     let edited_answer = if args.edit_answer {
-        Some(edit::edit_answer(t, args.step)?)
+        Some(edit::edit_answer(live.t, args.step)?)
     } else {
         None
     };
     let lines = confirm::summary(
         args,
-        t,
+        live.t,
         &environment,
         &isolation,
-        backends,
+        live.backends,
         edited_answer.as_ref(),
     );
     confirm::ask(args, &lines)?;
@@ -73,9 +64,9 @@ pub async fn run(
     let rules = matcher();
     let human = !args.json;
     if human {
-        println!("{}", context_label(args.step, input));
+        println!("{}", context_label(args.step, live.input));
     }
-    let mut table = Table::new([
+    let mut runs = Runs::new(&[
         "backend",
         "run",
         "exit",
@@ -86,26 +77,18 @@ pub async fn run(
         "first divergence",
         "fork",
     ]);
-    let mut runs = Vec::new();
-    let mut forks = Vec::new();
-    let mut failed = false;
     let first = args.step;
-    'all: for backend in backends {
+    'all: for backend in live.backends {
         for i in 1..=n {
             let mut show = |event: SessionEvent<'_>| {
                 if human {
                     print_event(event, backend, i, n, first);
                 }
             };
-            let at = ReplayPoint {
-                trajectory: t,
-                step: args.step,
-                input,
-                backend,
-            };
-            let done = continue_run(at, i, &options, cancel, &mut show).await?;
+            let at = live.at(backend);
+            let done = continue_run(at, i, &options, live.cancel, &mut show).await?;
             let outcome = &done.outcome;
-            failed |= matches!(
+            let failed = matches!(
                 outcome.status,
                 "BackendError" | "EnvironmentError" | "Cancelled"
             );
@@ -114,7 +97,7 @@ pub async fn run(
                 .as_ref()
                 .map(|f| rules_fired(&rules, f, args.step))
                 .unwrap_or_default();
-            let divergence = fork.as_ref().and_then(|f| first_divergence(t, f));
+            let divergence = fork.as_ref().and_then(|f| first_divergence(live.t, f));
             if human {
                 println!("\nExit: {} — {}", outcome.status, outcome.detail);
                 if let Some(native) = &done.native {
@@ -122,7 +105,7 @@ pub async fn run(
                 }
             }
             let cost = outcome.usage.cost;
-            table.row([
+            let row = vec![
                 backend.name().to_string(),
                 i.to_string(),
                 outcome.status.to_string(),
@@ -136,8 +119,8 @@ pub async fn run(
                 },
                 divergence.map_or("none".into(), |d| format!("step {d}")),
                 file_name(&done.fork),
-            ]);
-            runs.push(json!({
+            ];
+            let run = json!({
                 "backend": backend.name(),
                 "model": backend.config().model,
                 "run": i,
@@ -147,15 +130,14 @@ pub async fn run(
                 "first_divergence": divergence,
                 "fork_path": done.fork,
                 "native_path": done.native,
-            }));
-            forks.push(done.fork);
-            if cancel.is_cancelled() {
+            });
+            runs.add(row, run, done.fork, failed);
+            if live.cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
-    let summary = || json_summary("continue", t, args.step, input, json!({}), runs, &forks);
-    finish(args.json, summary, &table, &forks, failed)
+    runs.finish(&live, "continue", || json!({}))
 }
 
 fn print_event(event: SessionEvent<'_>, backend: &Backend, i: usize, n: usize, first: usize) {

@@ -7,13 +7,14 @@ use anyhow::Result;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use trajscope::backend::Backend;
+use trajscope::backend::{Backend, CancellationToken};
 use trajscope::diff::compare_runs;
 use trajscope::formats::{Loaded, load_file};
 use trajscope::metrics::{Matcher, RuleOptions, RuleSet};
 use trajscope::model::Trajectory;
 use trajscope::replay::driver::request_for;
 use trajscope::replay::input::{StepInput, tools_used};
+use trajscope::replay::session::ReplayPoint;
 use trajscope::replay::{Dialect, plan};
 
 /// One line saying how faithful the context is.
@@ -128,10 +129,79 @@ pub fn first_divergence(original: &Trajectory, fork: &Trajectory) -> Option<usiz
     compare_runs(original, fork).first_divergence
 }
 
+/// A live replay as `--resample` and `--continue` both start it: the arguments, the log and
+/// its step's input, the backends asked in turn, the token that stops them.
+pub struct Live<'a> {
+    pub args: &'a Args,
+    pub t: &'a Trajectory,
+    pub input: &'a StepInput,
+    pub backends: &'a [Backend],
+    pub cancel: &'a CancellationToken,
+}
+
+impl<'a> Live<'a> {
+    /// Where `backend` takes over: the replayed step of the log.
+    pub fn at(&self, backend: &'a Backend) -> ReplayPoint<'a> {
+        ReplayPoint {
+            trajectory: self.t,
+            step: self.args.step,
+            input: self.input,
+            backend,
+        }
+    }
+}
+
+/// What the live runs of a replay gathered, one per backend and run: the table printed at
+/// the end, the JSON object of each, the forks written, and whether any failed.
+pub struct Runs {
+    table: Table,
+    runs: Vec<Value>,
+    forks: Vec<PathBuf>,
+    failed: bool,
+}
+
+impl Runs {
+    pub fn new(columns: &[&str]) -> Runs {
+        Runs {
+            table: Table::new(columns.iter().copied()),
+            runs: Vec::new(),
+            forks: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// One run: its table row, its JSON object, the fork it wrote and whether it failed.
+    pub fn add(&mut self, row: Vec<String>, run: Value, fork: PathBuf, failed: bool) {
+        self.table.row(row);
+        self.runs.push(run);
+        self.forks.push(fork);
+        self.failed |= failed;
+    }
+
+    /// Prints the table and the forks (or with `--json`, the summary `mode` makes of the runs'
+    /// objects and the forks).
+    pub fn finish(
+        self,
+        live: &Live<'_>,
+        mode: &str,
+        extra: impl FnOnce() -> Value,
+    ) -> anyhow::Result<ExitCode> {
+        let Runs {
+            table,
+            runs,
+            forks,
+            failed,
+        } = self;
+        let (t, step, input) = (live.t, live.args.step, live.input);
+        let summary = || json_summary(mode, t, step, input, extra(), runs, &forks);
+        finish(live.args.json, summary, &table, &forks, failed)
+    }
+}
+
 /// The fork paths, one per line, as the last lines of the output.
 /// How a replay ends: the JSON summary (`--json`), else the table and the forks' paths;
 /// failure when any run failed.
-pub fn finish(
+fn finish(
     json: bool,
     summary: impl FnOnce() -> Value,
     table: &Table,
@@ -176,7 +246,7 @@ pub fn excerpt(text: &str, lines: usize) -> String {
 
 /// The `--json` object of a replay: what was re-run, each run's `runs` entry, the forks and
 /// the last fork as `fork_path`; `extra`'s fields are added after `note`.
-pub fn json_summary(
+fn json_summary(
     mode: &str,
     t: &Trajectory,
     step: usize,

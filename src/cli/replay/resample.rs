@@ -3,31 +3,21 @@
 //! recorded one and written as a one-step fork (the parent's steps 1..k-1, then the new
 //! answer, exit status `Resampled`).
 
-use super::Args;
-use super::report::{context_label, excerpt, file_name, finish, json_summary};
-use crate::cli::table::Table;
+use super::report::{Live, Runs, context_label, excerpt, file_name};
 use anyhow::Result;
 use serde_json::json;
 use std::io::Write;
 use std::process::ExitCode;
-use trajscope::backend::{Backend, CancellationToken};
-use trajscope::model::Trajectory;
 use trajscope::replay::driver::LiveEvent;
-use trajscope::replay::input::StepInput;
-use trajscope::replay::session::{ReplayPoint, SessionEvent, resample_one};
+use trajscope::replay::session::{SessionEvent, resample_one};
 
-pub async fn run(
-    args: &Args,
-    t: &Trajectory,
-    input: &StepInput,
-    backends: &[Backend],
-    cancel: &CancellationToken,
-) -> Result<ExitCode> {
+pub async fn run(live: Live<'_>) -> Result<ExitCode> {
+    let args = live.args;
     let n = args.resample.unwrap_or(1).max(1);
-    let recorded = t.step(args.step);
+    let recorded = live.t.step(args.step);
     let recorded_action = recorded.map(|s| s.action.trim().to_string());
     if !args.json {
-        println!("{}", context_label(args.step, input));
+        println!("{}", context_label(args.step, live.input));
         match recorded {
             Some(step) => {
                 println!("\n── recorded answer (step {}) ──", args.step);
@@ -41,7 +31,7 @@ pub async fn run(
             None => println!("\n(step {} is past the end: no recorded answer)", args.step),
         }
     }
-    let mut table = Table::new([
+    let mut runs = Runs::new(&[
         "backend",
         "sample",
         "finish",
@@ -51,10 +41,7 @@ pub async fn run(
         "tok/s",
         "fork",
     ]);
-    let mut runs = Vec::new();
-    let mut forks = Vec::new();
-    let mut failed = false;
-    'all: for backend in backends {
+    'all: for backend in live.backends {
         for i in 1..=n {
             if !args.json {
                 println!(
@@ -70,14 +57,8 @@ pub async fn run(
                     let _ = std::io::stdout().flush();
                 }
             };
-            let at = ReplayPoint {
-                trajectory: t,
-                step: args.step,
-                input,
-                backend,
-            };
-            let sample = resample_one(at, i, args.seed, cancel, &mut show).await?;
-            failed |= sample.error.is_some();
+            let at = live.at(backend);
+            let sample = resample_one(at, i, args.seed, live.cancel, &mut show).await?;
             if !args.json {
                 println!();
                 if let Some(e) = &sample.error {
@@ -100,7 +81,7 @@ pub async fn run(
                 .as_ref()
                 .map(|r| r.as_str().to_string())
                 .unwrap_or_else(|| sample.status.to_string());
-            table.row([
+            let row = vec![
                 backend.name().to_string(),
                 i.to_string(),
                 finish.clone(),
@@ -115,8 +96,8 @@ pub async fn run(
                     .and_then(|s| s.tokens_per_s())
                     .map_or("-".into(), |s| format!("{s:.1}")),
                 file_name(&sample.fork),
-            ]);
-            runs.push(json!({
+            ];
+            let run = json!({
                 "backend": backend.name(),
                 "model": backend.config().model,
                 "sample": i,
@@ -130,18 +111,19 @@ pub async fn run(
                 "request": sample.stats,
                 "fork_path": sample.fork,
                 "native_path": sample.native,
-            }));
-            forks.push(sample.fork);
-            if cancel.is_cancelled() {
+            });
+            let failed = sample.error.is_some();
+            runs.add(row, run, sample.fork, failed);
+            if live.cancel.is_cancelled() {
                 break 'all;
             }
         }
     }
-    let summary = || {
-        let extra = json!({ "recorded_action": recorded_action });
-        json_summary("resample", t, args.step, input, extra, runs, &forks)
-    };
-    finish(args.json, summary, &table, &forks, failed)
+    runs.finish(
+        &live,
+        "resample",
+        || json!({ "recorded_action": recorded_action }),
+    )
 }
 
 fn first_line(s: &str) -> &str {

@@ -1,7 +1,7 @@
 //! Where the runs screen goes: title, the summary line, which letter is which run, the
 //! column header, the instance rows (or one instance's trajectories side by side).
 
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 
 pub struct RunsLayout {
     pub title: Rect,
@@ -13,15 +13,7 @@ pub struct RunsLayout {
 }
 
 pub fn runs(area: Rect) -> RunsLayout {
-    let [title, summary, legend, header, body, status] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Min(0),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [title, summary, legend, header, body, status] = super::lines_body_status(area);
     RunsLayout {
         title,
         summary,

@@ -261,7 +261,7 @@ pub fn settle(state: &mut State) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{press, run, send, summary, trajectory};
+    use super::super::testing::{notice, press, run, send, summary, trajectory};
     use crate::tui::effect::Effect;
     use crate::tui::msg::{FileOutcome, Msg};
     use crate::tui::state::Screen;
@@ -317,12 +317,9 @@ mod tests {
         );
         press(&mut state, "Gn");
         assert!(
-            state
-                .notice
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("no divergence after")
+            notice(&state).contains("no divergence after"),
+            "{}",
+            notice(&state)
         );
         press(&mut state, "p");
         assert!(state.compare.view.as_ref().unwrap().patches);
@@ -357,12 +354,9 @@ mod tests {
         assert!(load_request(&effects).is_none());
         assert_eq!(state.screen, Screen::Run);
         assert!(
-            state
-                .notice
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("no other trajectory of a")
+            notice(&state).contains("no other trajectory of a"),
+            "{}",
+            notice(&state)
         );
     }
 

@@ -2,21 +2,13 @@
 //! where a trajectory was opened from, keys typed while a trajectory is read, and messages
 //! that name the keys in force.
 
-use super::testing::{deliver, empty, press, run, send, summary, trajectory};
+use super::testing::{deliver, empty, press, run, send, shown, summary, trajectory};
 use crate::model::ResultsSource;
 use crate::tui::config::Config;
 use crate::tui::keymap::Keymap;
 use crate::tui::msg::{FileOutcome, Msg};
 use crate::tui::state::{Screen, Size, State};
 use std::path::PathBuf;
-
-fn shown(state: &State) -> Vec<&str> {
-    let run = &state.run;
-    run.visible
-        .iter()
-        .map(|&i| run.rows[i].instance_id.as_str())
-        .collect()
-}
 
 #[test]
 fn the_filter_selects_exactly_the_resolved_rows() {

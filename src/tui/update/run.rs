@@ -120,20 +120,12 @@ pub fn loaded(state: &mut State, fx: &mut Vec<Effect>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{empty, press, run, send, summary};
+    use super::super::testing::{empty, press, run, send, shown, summary};
     use crate::model::{LoadFailure, ResultsSource};
     use crate::tui::effect::Effect;
     use crate::tui::msg::{FileOutcome, Msg};
     use crate::tui::state::Screen;
     use std::path::PathBuf;
-
-    fn ids(state: &crate::tui::state::State) -> Vec<&str> {
-        let run = &state.run;
-        run.visible
-            .iter()
-            .map(|&i| run.rows[i].instance_id.as_str())
-            .collect()
-    }
 
     #[test]
     fn start_asks_to_load_the_roots() {
@@ -166,7 +158,7 @@ mod tests {
                 outcome: FileOutcome::Trajectories(vec![summary("z", 3, 0.1, None)]),
             },
         );
-        assert_eq!(ids(&state), ["z"]);
+        assert_eq!(shown(&state), ["z"]);
         let failure = LoadFailure {
             path: "run/x.traj".into(),
             message: "run/x.traj:1:2: bad".into(),
@@ -254,11 +246,11 @@ mod tests {
     #[test]
     fn sorting_keys() {
         let mut state = run();
-        assert_eq!(ids(&state), ["a", "b", "c"]);
+        assert_eq!(shown(&state), ["a", "b", "c"]);
         press(&mut state, "ss");
-        assert_eq!(ids(&state), ["b", "a", "c"], "steps, most first");
+        assert_eq!(shown(&state), ["b", "a", "c"], "steps, most first");
         press(&mut state, "S");
-        assert_eq!(ids(&state), ["c", "a", "b"]);
+        assert_eq!(shown(&state), ["c", "a", "b"]);
         press(&mut state, "<lt>");
         assert_eq!(state.run.sort.column, super::Column::Format);
     }
@@ -267,16 +259,16 @@ mod tests {
     fn the_filter_applies_as_typed_and_esc_restores_it() {
         let mut state = run();
         press(&mut state, "/resolved:no");
-        assert_eq!(ids(&state), ["b"]);
+        assert_eq!(shown(&state), ["b"]);
         assert!(state.prompt.is_some());
         press(&mut state, "<Esc>");
-        assert_eq!(ids(&state), ["a", "b", "c"]);
+        assert_eq!(shown(&state), ["a", "b", "c"]);
         press(&mut state, "/resolved:no<CR>");
-        assert_eq!(ids(&state), ["b"]);
+        assert_eq!(shown(&state), ["b"]);
         assert!(state.prompt.is_none());
         press(&mut state, "<Esc>");
         assert_eq!(
-            ids(&state),
+            shown(&state),
             ["a", "b", "c"],
             "esc in the table clears the filter"
         );

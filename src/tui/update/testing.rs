@@ -86,6 +86,20 @@ pub fn trajectory(path: &str, n: usize, lines: usize) -> Trajectory {
     t
 }
 
+/// The instance ids of the run's rows on screen, in order.
+pub fn shown(state: &State) -> Vec<&str> {
+    let run = &state.run;
+    run.visible
+        .iter()
+        .map(|&i| run.rows[i].instance_id.as_str())
+        .collect()
+}
+
+/// The text of the notice on screen; a test that asks for one fails when there is none.
+pub fn notice(state: &State) -> &str {
+    &state.notice.as_ref().expect("a notice on screen").text
+}
+
 pub fn send(state: &mut State, msg: Msg) -> Vec<Effect> {
     update(state, msg)
 }

@@ -112,7 +112,7 @@ pub fn back_to_run(state: &mut State, fx: &mut Vec<Effect>) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{
-        deliver, documents_requested, opened, press, run, send, trajectory,
+        deliver, documents_requested, notice, opened, press, run, send, trajectory,
     };
     use crate::tui::document::Page;
     use crate::tui::effect::{Effect, JobKey};
@@ -231,12 +231,9 @@ mod tests {
         press(&mut state, "e");
         assert_eq!(step(&state), Some(20), "no error after the last step");
         assert!(
-            state
-                .notice
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("no step with an error after")
+            notice(&state).contains("no step with an error after"),
+            "{}",
+            notice(&state)
         );
         press(&mut state, "g");
         assert_eq!(step(&state), Some(1));

@@ -67,16 +67,7 @@ impl Groups {
 
 fn title(state: &State, frame: &mut Frame, area: Rect) {
     let theme = &state.theme;
-    let roots: Vec<String> = state
-        .run
-        .roots
-        .iter()
-        .map(|r| r.display().to_string())
-        .collect();
-    let line = Line::from(vec![
-        Span::styled(" trajscope · failure modes ", theme.style(Paint::Title)),
-        Span::styled(roots.join(", "), theme.style(Paint::Dim)),
-    ]);
+    let line = super::run::title_line(state, " trajscope · failure modes ");
     frame.render_widget(Paragraph::new(line), area);
     let p = &state.run.progress;
     if !p.finished {

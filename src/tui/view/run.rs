@@ -68,7 +68,8 @@ pub fn render(state: &State, frame: &mut Frame, area: Rect) {
     }
 }
 
-fn title(state: &State, frame: &mut Frame, area: Rect) {
+/// The run's title line: `name` (` trajscope `, or the dashboard's) and the folders opened.
+pub(super) fn title_line(state: &State, name: &'static str) -> Line<'static> {
     let theme = &state.theme;
     let roots: Vec<String> = state
         .run
@@ -76,11 +77,15 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|r| r.display().to_string())
         .collect();
-    let text = Line::from(vec![
-        Span::styled(" trajscope ", theme.style(Paint::Title)),
+    Line::from(vec![
+        Span::styled(name, theme.style(Paint::Title)),
         Span::styled(roots.join(", "), theme.style(Paint::Dim)),
-    ]);
-    frame.render_widget(Paragraph::new(text), area);
+    ])
+}
+
+fn title(state: &State, frame: &mut Frame, area: Rect) {
+    let theme = &state.theme;
+    frame.render_widget(Paragraph::new(title_line(state, " trajscope ")), area);
     let p = &state.run.progress;
     if p.finished {
         let n = state.run.failures.len();
