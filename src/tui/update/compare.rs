@@ -268,6 +268,17 @@ mod tests {
     use crate::tui::state::compare::{Compared, Other};
     use std::sync::Arc;
 
+    /// One more file of the run arrives, holding `t`.
+    fn add_file(state: &mut crate::tui::state::State, t: crate::model::TrajectorySummary) {
+        send(
+            state,
+            Msg::RunFile {
+                bytes: 1,
+                outcome: FileOutcome::Trajectories(vec![t]),
+            },
+        );
+    }
+
     fn load_request(effects: &[Effect]) -> Option<(u64, String, Other)> {
         effects.iter().find_map(|e| match e {
             Effect::LoadCompare { id, a, b } => {
@@ -336,13 +347,7 @@ mod tests {
         state.run.roots = vec!["run".into(), "other".into()];
         let mut elsewhere = summary("b", 9, 0.1, None);
         elsewhere.path = "other/b.traj".into();
-        send(
-            &mut state,
-            Msg::RunFile {
-                bytes: 1,
-                outcome: FileOutcome::Trajectories(vec![elsewhere]),
-            },
-        );
+        add_file(&mut state, elsewhere);
         // Rows sort by instance: a, b, b (other), c.
         let effects = press(&mut state, "jc");
         let (_, a, b) = load_request(&effects).expect("compared");
@@ -371,13 +376,7 @@ mod tests {
         let mut state = run();
         let mut fork = summary("d", 4, 0.1, None);
         fork.format = crate::model::Format::Trajscope;
-        send(
-            &mut state,
-            Msg::RunFile {
-                bytes: 1,
-                outcome: FileOutcome::Trajectories(vec![fork]),
-            },
-        );
+        add_file(&mut state, fork);
         let effects = press(&mut state, "Gc");
         let (_, a, b) = load_request(&effects).expect("compared");
         assert_eq!((a.as_str(), b), ("run/d.traj", Other::ForkParent));
