@@ -361,7 +361,9 @@ pub(super) fn class_text(ranges: &[(u32, u32)], out: &mut String) {
 
 /// A class's ranges as code points: Unicode classes and ASCII byte classes emit alike.
 fn code_ranges<C: Into<u32>>(ranges: impl Iterator<Item = (C, C)>) -> Vec<(u32, u32)> {
-    ranges.map(|(start, end)| (start.into(), end.into())).collect()
+    ranges
+        .map(|(start, end)| (start.into(), end.into()))
+        .collect()
 }
 
 fn range_text(start: u32, end: u32, out: &mut String) {
