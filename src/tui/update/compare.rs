@@ -261,7 +261,7 @@ pub fn settle(state: &mut State) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{press, run, send, summary, trajectory};
+    use super::super::testing::{notice, press, run, send, summary, trajectory};
     use crate::tui::effect::Effect;
     use crate::tui::msg::{FileOutcome, Msg};
     use crate::tui::state::Screen;
@@ -293,7 +293,7 @@ mod tests {
         let mut state = run();
         press(&mut state, "v");
         assert_eq!(state.compare.marked.len(), 1);
-        assert!(state.notice.as_ref().unwrap().text.contains("marked a"));
+        assert!(notice(&state).contains("marked a"));
         let effects = press(&mut state, "jc");
         let (id, a, b) = load_request(&effects).expect("a comparison is loaded");
         assert_eq!(a, "run/a.traj");
@@ -327,14 +327,7 @@ mod tests {
             "n jumps to the divergence"
         );
         press(&mut state, "Gn");
-        assert!(
-            state
-                .notice
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("no divergence after")
-        );
+        assert!(notice(&state).contains("no divergence after"));
         press(&mut state, "p");
         assert!(state.compare.view.as_ref().unwrap().patches);
         press(&mut state, "q");
@@ -361,14 +354,7 @@ mod tests {
         let effects = press(&mut state, "c");
         assert!(load_request(&effects).is_none());
         assert_eq!(state.screen, Screen::Run);
-        assert!(
-            state
-                .notice
-                .as_ref()
-                .unwrap()
-                .text
-                .contains("no other trajectory of a")
-        );
+        assert!(notice(&state).contains("no other trajectory of a"));
     }
 
     #[test]

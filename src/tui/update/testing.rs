@@ -135,3 +135,8 @@ pub fn documents_requested(effects: &[Effect]) -> Vec<crate::tui::document::DocK
         })
         .collect()
 }
+
+/// The notice's text; a test that reads it expects one.
+pub fn notice(state: &State) -> &str {
+    &state.notice.as_ref().expect("a notice").text
+}
