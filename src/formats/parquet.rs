@@ -93,7 +93,7 @@ pub fn visit(path: &Path, on: &mut dyn FnMut(Trajectory)) -> Result<usize, LoadE
     for batch in batches(path, reader) {
         let batch = batch?;
         for r in 0..batch.num_rows() {
-            on(row::trajectory(path, index, &layout, &batch, r));
+            on(row::Row::new(path, index, &layout, &batch, r).trajectory());
             index += 1;
         }
     }
@@ -155,7 +155,7 @@ pub fn read_row(path: &Path, index: usize) -> Result<Trajectory, LoadError> {
     for batch in batches(path, reader) {
         let batch = batch?;
         if batch.num_rows() > 0 {
-            return Ok(row::trajectory(path, index, &layout, &batch, 0));
+            return Ok(row::Row::new(path, index, &layout, &batch, 0).trajectory());
         }
     }
     Err(damaged(
@@ -222,7 +222,7 @@ fn list_from_columns(
         let batch = batch?;
         for r in 0..batch.num_rows() {
             let index = all.len();
-            let t = row::header(path, index, layout, &batch, r);
+            let t = row::Row::new(path, index, layout, &batch, r).header();
             let roles = roles_at(&batch, &layout.trajectory, r);
             let mut summary = TrajectorySummary::of(&t);
             summary.steps = step_count(&roles);

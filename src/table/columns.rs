@@ -4,6 +4,7 @@
 //! field searches, `tool_calls` what a `tool` condition tests, `executed` what
 //! `after_tool_call` asks.
 
+use super::parts::Bounds;
 use crate::metrics::{Field, made_tool_call, tool_calls_of};
 use crate::model::{Step, Trajectory};
 use arrow_array::builder::{
@@ -145,10 +146,61 @@ impl IdentityBuilders {
     }
 }
 
-/// Step rows not yet cut into a batch.
+/// A table's own columns (those after the identity ones), built row by row.
+pub trait Columns: Default {
+    /// The whole table's schema: the identity columns, then these.
+    fn schema() -> SchemaRef;
+    /// These columns' arrays, in schema order; the builders start empty again.
+    fn finish(&mut self) -> Vec<ArrayRef>;
+}
+
+/// Rows of one table not yet cut into a batch: their identity columns, the table's own
+/// columns, and how many rows and roughly how many bytes they hold (what bounds a batch).
 #[derive(Default)]
-pub struct StepRows {
+pub struct Pending<C> {
     identity: IdentityBuilders,
+    columns: C,
+    rows: usize,
+    bytes: usize,
+}
+
+/// Step rows not yet cut into a batch.
+pub type StepRows = Pending<StepColumns>;
+
+/// Trajectory rows not yet cut into a batch.
+pub type TrajectoryRows = Pending<TrajectoryColumns>;
+
+impl<C: Columns> Pending<C> {
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether the rows reach a row group's bounds, so are cut now.
+    pub fn full(&self, bounds: &Bounds) -> bool {
+        self.rows >= bounds.group_rows || self.bytes >= bounds.group_bytes
+    }
+
+    /// Starts a row of `id`: its identity columns are pushed, the caller pushes the table's
+    /// own into the columns returned; `bytes` is the row's rough size.
+    fn start_row(&mut self, id: &Identity, bytes: usize) -> &mut C {
+        self.identity.push(id);
+        self.rows += 1;
+        self.bytes += bytes;
+        &mut self.columns
+    }
+
+    pub fn cut(&mut self) -> Result<RecordBatch, ArrowError> {
+        let mut columns = self.identity.finish();
+        columns.extend(self.columns.finish());
+        self.rows = 0;
+        self.bytes = 0;
+        RecordBatch::try_new(C::schema(), columns)
+    }
+}
+
+/// The step table's own columns.
+#[derive(Default)]
+pub struct StepColumns {
     step: Int64Builder,
     kind: StringBuilder,
     executed: BooleanBuilder,
@@ -165,37 +217,13 @@ pub struct StepRows {
     tokens_in: Int64Builder,
     tokens_out: Int64Builder,
     cost: Float64Builder,
-    rows: usize,
-    bytes: usize,
 }
 
 impl StepRows {
     /// Adds `step`, the `number`-th (1-based, in order) of its trajectory.
     pub fn push(&mut self, id: &Identity, number: usize, step: &Step) {
-        self.identity.push(id);
-        self.step.append_value(int(number));
-        self.kind.append_value(step.kind.as_str());
-        self.executed.append_value(made_tool_call(step));
-        self.failed.append_value(step.failed);
         let tool = Field::Tool.text(step);
-        self.tool.append_value(&tool);
-        let calls = tool_calls_of(step);
-        self.tool_call_count.append_value(int(calls.len()));
-        for call in &calls {
-            self.tool_calls.values().append_value(call);
-        }
-        self.tool_calls.append(true);
-        self.action.append_value(&step.action);
-        self.thought.append_value(&step.thought);
-        self.response.append_value(&step.response);
-        self.observation.append_value(&step.observation);
-        self.user.append_value(&step.user);
-        self.exit_code.append_option(step.exit_code);
-        self.tokens_in.append_option(count(step.usage.tokens_in));
-        self.tokens_out.append_option(count(step.usage.tokens_out));
-        self.cost.append_option(step.usage.cost);
-        self.rows += 1;
-        self.bytes += tool.len()
+        let bytes = tool.len()
             + step.action.len()
             + step.thought.len()
             + step.response.len()
@@ -203,20 +231,37 @@ impl StepRows {
             + step.user.len()
             + id.trajectory.len() * 2
             + 64;
+        let c = self.start_row(id, bytes);
+        c.step.append_value(int(number));
+        c.kind.append_value(step.kind.as_str());
+        c.executed.append_value(made_tool_call(step));
+        c.failed.append_value(step.failed);
+        c.tool.append_value(&tool);
+        let calls = tool_calls_of(step);
+        c.tool_call_count.append_value(int(calls.len()));
+        for call in &calls {
+            c.tool_calls.values().append_value(call);
+        }
+        c.tool_calls.append(true);
+        c.action.append_value(&step.action);
+        c.thought.append_value(&step.thought);
+        c.response.append_value(&step.response);
+        c.observation.append_value(&step.observation);
+        c.user.append_value(&step.user);
+        c.exit_code.append_option(step.exit_code);
+        c.tokens_in.append_option(count(step.usage.tokens_in));
+        c.tokens_out.append_option(count(step.usage.tokens_out));
+        c.cost.append_option(step.usage.cost);
+    }
+}
+
+impl Columns for StepColumns {
+    fn schema() -> SchemaRef {
+        Arc::clone(&STEP_SCHEMA)
     }
 
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
-    /// Roughly the bytes the rows hold: what bounds a batch.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    pub fn cut(&mut self) -> Result<RecordBatch, ArrowError> {
-        let mut columns = self.identity.finish();
-        columns.extend([
+    fn finish(&mut self) -> Vec<ArrayRef> {
+        vec![
             Arc::new(self.step.finish()) as ArrayRef,
             Arc::new(self.kind.finish()),
             Arc::new(self.executed.finish()),
@@ -233,17 +278,13 @@ impl StepRows {
             Arc::new(self.tokens_in.finish()),
             Arc::new(self.tokens_out.finish()),
             Arc::new(self.cost.finish()),
-        ]);
-        self.rows = 0;
-        self.bytes = 0;
-        RecordBatch::try_new(Arc::clone(&STEP_SCHEMA), columns)
+        ]
     }
 }
 
-/// Trajectory rows not yet cut into a batch.
+/// The trajectory table's own columns.
 #[derive(Default)]
-pub struct TrajectoryRows {
-    identity: IdentityBuilders,
+pub struct TrajectoryColumns {
     format: StringBuilder,
     forced_exit: StringBuilder,
     steps: Int64Builder,
@@ -253,39 +294,32 @@ pub struct TrajectoryRows {
     tokens_out: Int64Builder,
     patch_lines: Int64Builder,
     submission: StringBuilder,
-    rows: usize,
-    bytes: usize,
 }
 
 impl TrajectoryRows {
     pub fn push(&mut self, id: &Identity, trajectory: &Trajectory, forced_exit: Option<&str>) {
-        self.identity.push(id);
-        self.format.append_value(trajectory.format.name());
-        self.forced_exit.append_option(forced_exit);
-        self.steps.append_value(int(trajectory.steps.len()));
+        let bytes = trajectory.submission.as_deref().map_or(0, str::len) + 256;
+        let c = self.start_row(id, bytes);
+        c.format.append_value(trajectory.format.name());
+        c.forced_exit.append_option(forced_exit);
+        c.steps.append_value(int(trajectory.steps.len()));
         let total = trajectory.total_usage();
-        self.cost.append_option(total.cost);
-        self.logged_cost.append_option(trajectory.usage.cost);
-        self.tokens_in.append_option(count(total.tokens_in));
-        self.tokens_out.append_option(count(total.tokens_out));
-        self.patch_lines.append_value(int(trajectory.patch_lines()));
-        self.submission
-            .append_option(trajectory.submission.as_deref());
-        self.rows += 1;
-        self.bytes += trajectory.submission.as_deref().map_or(0, str::len) + 256;
+        c.cost.append_option(total.cost);
+        c.logged_cost.append_option(trajectory.usage.cost);
+        c.tokens_in.append_option(count(total.tokens_in));
+        c.tokens_out.append_option(count(total.tokens_out));
+        c.patch_lines.append_value(int(trajectory.patch_lines()));
+        c.submission.append_option(trajectory.submission.as_deref());
+    }
+}
+
+impl Columns for TrajectoryColumns {
+    fn schema() -> SchemaRef {
+        Arc::clone(&TRAJECTORY_SCHEMA)
     }
 
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    pub fn cut(&mut self) -> Result<RecordBatch, ArrowError> {
-        let mut columns = self.identity.finish();
-        columns.extend([
+    fn finish(&mut self) -> Vec<ArrayRef> {
+        vec![
             Arc::new(self.format.finish()) as ArrayRef,
             Arc::new(self.forced_exit.finish()),
             Arc::new(self.steps.finish()),
@@ -295,9 +329,6 @@ impl TrajectoryRows {
             Arc::new(self.tokens_out.finish()),
             Arc::new(self.patch_lines.finish()),
             Arc::new(self.submission.finish()),
-        ]);
-        self.rows = 0;
-        self.bytes = 0;
-        RecordBatch::try_new(Arc::clone(&TRAJECTORY_SCHEMA), columns)
+        ]
     }
 }

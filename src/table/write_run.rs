@@ -5,7 +5,9 @@
 //! trajectories and one row group whatever the size of the run. The table is written in a
 //! hidden folder beside the target and renamed into place once complete.
 
-use super::columns::{Identity, STEP_SCHEMA, StepRows, TRAJECTORY_SCHEMA, TrajectoryRows};
+use super::columns::{
+    Columns, Identity, Pending, STEP_SCHEMA, StepRows, TRAJECTORY_SCHEMA, TrajectoryRows,
+};
 use super::error::TableError;
 use super::parts::{Bounds, Parts};
 use super::{STEPS, TRAJECTORIES};
@@ -151,10 +153,6 @@ pub fn write_run(
     )?;
     let mut step_rows = StepRows::default();
     let mut trajectory_rows = TrajectoryRows::default();
-    let batch_error = |source| TableError::Arrow {
-        path: out.to_path_buf(),
-        source,
-    };
 
     // A few files per thread at a time, in order: parallel reading, bounded memory, and the
     // same table from the same run every time.
@@ -193,26 +191,22 @@ pub fn write_run(
                 };
                 for (i, step) in trajectory.steps.iter().enumerate() {
                     step_rows.push(identity, i + 1, step);
-                    if step_rows.rows() >= bounds.group_rows
-                        || step_rows.bytes() >= bounds.group_bytes
-                    {
-                        steps.write(&step_rows.cut().map_err(batch_error)?)?;
+                    if step_rows.full(&bounds) {
+                        write_batch(&mut step_rows, &mut steps, out)?;
                     }
                 }
                 trajectory_rows.push(identity, &trajectory, forced_exit.as_deref());
-                if trajectory_rows.rows() >= bounds.group_rows
-                    || trajectory_rows.bytes() >= bounds.group_bytes
-                {
-                    trajectories.write(&trajectory_rows.cut().map_err(batch_error)?)?;
+                if trajectory_rows.full(&bounds) {
+                    write_batch(&mut trajectory_rows, &mut trajectories, out)?;
                 }
             }
         }
     }
     if step_rows.rows() > 0 {
-        steps.write(&step_rows.cut().map_err(batch_error)?)?;
+        write_batch(&mut step_rows, &mut steps, out)?;
     }
     if trajectory_rows.rows() > 0 {
-        trajectories.write(&trajectory_rows.cut().map_err(batch_error)?)?;
+        write_batch(&mut trajectory_rows, &mut trajectories, out)?;
     }
     let (step_files, step_count) = steps.finish()?;
     let (trajectory_files, trajectory_count) = trajectories.finish()?;
@@ -309,4 +303,18 @@ fn put_in_place(
         return Err(TableError::io(out, err));
     }
     std::fs::remove_dir_all(&old).map_err(|e| TableError::io(&old, e))
+}
+
+/// Cuts the pending `rows` into one batch and writes it to `parts` (one row group of the
+/// table at `out`).
+fn write_batch<C: Columns>(
+    rows: &mut Pending<C>,
+    parts: &mut Parts,
+    out: &Path,
+) -> Result<(), TableError> {
+    let batch = rows.cut().map_err(|source| TableError::Arrow {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    parts.write(&batch)
 }

@@ -64,8 +64,10 @@ impl StreamDecoder {
                     self.add_usage(usage, out);
                 }
             }
-            "content_block_start" => self.on_block_start(&value, data, out)?,
-            "content_block_delta" => self.on_block_delta(&value, data, out)?,
+            "content_block_start" => self.on_block_start(index_of(&value, data)?, &value, out),
+            "content_block_delta" => {
+                self.on_block_delta(index_of(&value, data)?, &value, data, out)?;
+            }
             "content_block_stop" => {
                 let index = index_of(&value, data)?;
                 if let Some(block) = self.blocks.remove(&index) {
@@ -98,13 +100,8 @@ impl StreamDecoder {
         Ok(())
     }
 
-    fn on_block_start(
-        &mut self,
-        value: &Value,
-        data: &str,
-        out: &mut Vec<StreamEvent>,
-    ) -> Result<(), DecodeError> {
-        let index = index_of(value, data)?;
+    /// Block `index` opens (the caller has read `index`, as for every block event).
+    fn on_block_start(&mut self, index: u64, value: &Value, out: &mut Vec<StreamEvent>) {
         let block = value.get("content_block").unwrap_or(&Value::Null);
         let block = match block.get("type").and_then(Value::as_str) {
             Some("text") => {
@@ -139,16 +136,15 @@ impl StreamDecoder {
         if let Some(previous) = self.blocks.insert(index, block) {
             close(previous, out);
         }
-        Ok(())
     }
 
     fn on_block_delta(
         &mut self,
+        index: u64,
         value: &Value,
         data: &str,
         out: &mut Vec<StreamEvent>,
     ) -> Result<(), DecodeError> {
-        let index = index_of(value, data)?;
         let delta = value.get("delta").unwrap_or(&Value::Null);
         let text = |key: &str| {
             delta

@@ -13,67 +13,79 @@ use arrow_array::RecordBatch;
 use serde_json::{Map, Value};
 use std::path::Path;
 
-/// Row `row` of `batch`, the `index`-th (0-based) of the file at `path`.
-pub fn trajectory(
-    path: &Path,
+/// Row `row` of `batch`, the `index`-th (0-based) of the file at `path`, its columns laid out
+/// as `layout`.
+#[derive(Clone, Copy)]
+pub struct Row<'a> {
+    path: &'a Path,
     index: usize,
-    layout: &Layout,
-    batch: &RecordBatch,
+    layout: &'a Layout,
+    batch: &'a RecordBatch,
     row: usize,
-) -> Trajectory {
-    let raw = batch
-        .column_by_name(&layout.trajectory)
-        .map_or(Value::Null, |a| value_at(a.as_ref(), row));
-    let mut warnings = Vec::new();
-    let messages = messages_of(raw, &mut warnings);
-    let mut t = steps_of(path, messages, &mut warnings);
-    fill_header(&mut t, path, index, layout, batch, row);
-    t.warnings.extend(warnings);
-    t.number_steps();
-    t
 }
 
-/// Row `row` without its messages: what its header columns say (a listing of a big file).
-pub fn header(
-    path: &Path,
-    index: usize,
-    layout: &Layout,
-    batch: &RecordBatch,
-    row: usize,
-) -> Trajectory {
-    let mut t = Trajectory::new(path, Format::ChatMessages);
-    fill_header(&mut t, path, index, layout, batch, row);
-    t
-}
+impl<'a> Row<'a> {
+    pub fn new(
+        path: &'a Path,
+        index: usize,
+        layout: &'a Layout,
+        batch: &'a RecordBatch,
+        row: usize,
+    ) -> Self {
+        Row {
+            path,
+            index,
+            layout,
+            batch,
+            row,
+        }
+    }
 
-fn fill_header(
-    t: &mut Trajectory,
-    path: &Path,
-    index: usize,
-    layout: &Layout,
-    batch: &RecordBatch,
-    row: usize,
-) {
-    let cell = |column: &Option<String>| {
-        column
-            .as_deref()
-            .and_then(|c| batch.column_by_name(c))
-            .map_or(Value::Null, |a| value_at(a.as_ref(), row))
-    };
-    t.path = path.to_path_buf();
-    t.source_index = Some(index);
-    t.instance_id = label(&cell(&layout.instance_id)).unwrap_or_else(|| {
-        format!(
-            "{}#{}",
-            crate::model::instance_id_from_path(path),
-            index + 1
-        )
-    });
-    t.model = label(&cell(&layout.model)).or(t.model.take());
-    t.resolved = verdict(&cell(&layout.resolved));
-    t.exit_status = label(&cell(&layout.exit_status)).or(t.exit_status.take());
-    t.submission = label(&cell(&layout.patch)).or(t.submission.take());
-    t.format_detail = Some(detail(layout, t.format));
+    /// The row as a trajectory, its messages read into steps.
+    pub fn trajectory(self) -> Trajectory {
+        let raw = self
+            .batch
+            .column_by_name(&self.layout.trajectory)
+            .map_or(Value::Null, |a| value_at(a.as_ref(), self.row));
+        let mut warnings = Vec::new();
+        let messages = messages_of(raw, &mut warnings);
+        let mut t = steps_of(self.path, messages, &mut warnings);
+        self.fill_header(&mut t);
+        t.warnings.extend(warnings);
+        t.number_steps();
+        t
+    }
+
+    /// The row without its messages: what its header columns say (a listing of a big file).
+    pub fn header(self) -> Trajectory {
+        let mut t = Trajectory::new(self.path, Format::ChatMessages);
+        self.fill_header(&mut t);
+        t
+    }
+
+    fn fill_header(self, t: &mut Trajectory) {
+        let layout = self.layout;
+        let cell = |column: &Option<String>| {
+            column
+                .as_deref()
+                .and_then(|c| self.batch.column_by_name(c))
+                .map_or(Value::Null, |a| value_at(a.as_ref(), self.row))
+        };
+        t.path = self.path.to_path_buf();
+        t.source_index = Some(self.index);
+        t.instance_id = label(&cell(&layout.instance_id)).unwrap_or_else(|| {
+            format!(
+                "{}#{}",
+                crate::model::instance_id_from_path(self.path),
+                self.index + 1
+            )
+        });
+        t.model = label(&cell(&layout.model)).or(t.model.take());
+        t.resolved = verdict(&cell(&layout.resolved));
+        t.exit_status = label(&cell(&layout.exit_status)).or(t.exit_status.take());
+        t.submission = label(&cell(&layout.patch)).or(t.submission.take());
+        t.format_detail = Some(detail(layout, t.format));
+    }
 }
 
 /// `parquet: trajectory (text turns)`: where the steps came from and which reader made them.

@@ -8,7 +8,7 @@ use super::inflate::Inflater;
 use super::slim::Slimmer;
 use super::{CHUNK, STRING_CAP};
 use crate::formats::{Kind, LoadError, detect, is_json_lines, parse};
-use crate::model::Trajectory;
+use crate::model::{Message, Step, Trajectory};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -132,38 +132,52 @@ fn read_back(
         header.steps = Vec::new();
         header.messages = Vec::new();
         header = whole.inflate(&header)?;
-        let old_steps = kept.as_mut().map(|t| std::mem::take(&mut t.steps));
-        header.steps = reuse(
-            &slim.steps,
-            before.map(|t| t.steps.as_slice()),
-            old_steps,
-            &whole,
-            &preview,
-        )?;
-        let old_messages = kept.as_mut().map(|t| std::mem::take(&mut t.messages));
-        header.messages = reuse(
-            &slim.messages,
-            before.map(|t| t.messages.as_slice()),
-            old_messages,
-            &whole,
-            &preview,
-        )?;
+        header.steps = reuse(slim, before, kept.as_mut(), &whole, &preview)?;
+        header.messages = reuse(slim, before, kept.as_mut(), &whole, &preview)?;
         out.push(header);
     }
     Ok(out)
 }
 
-/// Read-back items (steps or messages): the held one where the slim item is unchanged.
+/// The item lists of a trajectory that are read back one item at a time.
+trait Items: Sized {
+    fn of(t: &Trajectory) -> &[Self];
+    fn of_mut(t: &mut Trajectory) -> &mut Vec<Self>;
+}
+
+impl Items for Step {
+    fn of(t: &Trajectory) -> &[Self] {
+        &t.steps
+    }
+    fn of_mut(t: &mut Trajectory) -> &mut Vec<Self> {
+        &mut t.steps
+    }
+}
+
+impl Items for Message {
+    fn of(t: &Trajectory) -> &[Self] {
+        &t.messages
+    }
+    fn of_mut(t: &mut Trajectory) -> &mut Vec<Self> {
+        &mut t.messages
+    }
+}
+
+/// Read-back items (steps or messages) of `slim`: the one taken from `held` where the slim
+/// item is unchanged since `previous`.
 fn reuse<T>(
-    fresh: &[T],
-    previous: Option<&[T]>,
-    held: Option<Vec<T>>,
+    slim: &Trajectory,
+    previous: Option<&Trajectory>,
+    held: Option<&mut Trajectory>,
     whole: &Inflater,
     preview: &Inflater,
 ) -> std::io::Result<Vec<T>>
 where
-    T: PartialEq + serde::Serialize + serde::de::DeserializeOwned,
+    T: Items + PartialEq + serde::Serialize + serde::de::DeserializeOwned,
 {
+    let fresh = T::of(slim);
+    let previous = previous.map(T::of);
+    let held = held.map(|t| std::mem::take(T::of_mut(t)));
     let mut held: Vec<Option<T>> = held.unwrap_or_default().into_iter().map(Some).collect();
     let mut out = Vec::with_capacity(fresh.len());
     for (k, item) in fresh.iter().enumerate() {

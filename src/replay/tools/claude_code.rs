@@ -380,24 +380,23 @@ mod tests {
         let f = format!("{root}/math_utils.py");
         std::fs::write(&f, "def add(a, b):\n    return a + b\n").unwrap();
         let mut cc = ClaudeCode::new();
-        let out = call(
-            &mut cc,
-            &root,
-            "Edit",
-            json!({"file_path": f, "old_string": "a + b", "new_string": "a - b"}),
-        );
+        // The same edit twice: refused before the file is read, applied after.
+        let edit = |cc: &mut ClaudeCode| {
+            call(
+                cc,
+                &root,
+                "Edit",
+                json!({"file_path": f, "old_string": "a + b", "new_string": "a - b"}),
+            )
+        };
+        let out = edit(&mut cc);
         assert_eq!(
             out.text,
             "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
         );
         let out = call(&mut cc, &root, "Read", json!({"file_path": f}));
         assert_eq!(out.text, "     1→def add(a, b):\n     2→    return a + b");
-        let out = call(
-            &mut cc,
-            &root,
-            "Edit",
-            json!({"file_path": f, "old_string": "a + b", "new_string": "a - b"}),
-        );
+        let out = edit(&mut cc);
         assert_eq!(
             out.text,
             format!(

@@ -118,22 +118,14 @@ impl Emitter {
                 }
             }
             HirKind::Class(Class::Unicode(class)) => {
-                let ranges: Vec<(u32, u32)> = class
-                    .ranges()
-                    .iter()
-                    .map(|r| (u32::from(r.start()), u32::from(r.end())))
-                    .collect();
+                let ranges = code_ranges(class.ranges().iter().map(|r| (r.start(), r.end())));
                 self.class(&ranges, out)?;
             }
             HirKind::Class(Class::Bytes(class)) => {
                 if class.ranges().iter().any(|r| r.end() > 0x7F) {
                     return Err("the regex has a byte class beyond ASCII ((?-u))".into());
                 }
-                let ranges: Vec<(u32, u32)> = class
-                    .ranges()
-                    .iter()
-                    .map(|r| (u32::from(r.start()), u32::from(r.end())))
-                    .collect();
+                let ranges = code_ranges(class.ranges().iter().map(|r| (r.start(), r.end())));
                 self.class(&ranges, out)?;
             }
             HirKind::Look(look) => {
@@ -365,6 +357,13 @@ pub(super) fn class_text(ranges: &[(u32, u32)], out: &mut String) {
         range_text(skip_surrogate(start, true), skip_surrogate(end, false), out);
     }
     out.push(']');
+}
+
+/// A class's ranges as code points: Unicode classes and ASCII byte classes emit alike.
+fn code_ranges<C: Into<u32>>(ranges: impl Iterator<Item = (C, C)>) -> Vec<(u32, u32)> {
+    ranges
+        .map(|(start, end)| (start.into(), end.into()))
+        .collect()
 }
 
 fn range_text(start: u32, end: u32, out: &mut String) {

@@ -72,11 +72,7 @@ pub fn done(state: &mut State, trajectory: u64, query: &str, hits: Vec<crate::tu
         state.notice = Some(Notice::error(format!("no match for /{query}")));
         return;
     }
-    let step = state
-        .trajectory
-        .as_ref()
-        .and_then(|t| t.step_index())
-        .unwrap_or(1);
+    let step = current_step(state);
     if let Some(first) = state.search.first_from(step) {
         jump(state, first);
     }
@@ -88,11 +84,7 @@ pub fn advance(state: &mut State, forward: bool) {
         state.notice = Some(Notice::info("no search yet: / starts one"));
         return;
     }
-    let step = state
-        .trajectory
-        .as_ref()
-        .and_then(|t| t.step_index())
-        .unwrap_or(1);
+    let step = current_step(state);
     match state.search.advance(forward, step) {
         Some(i) => jump(state, i),
         None if state.search.running => state.notice = Some(Notice::info("searching…")),
@@ -131,6 +123,15 @@ pub fn jump(state: &mut State, i: usize) {
         }
     }
     t.pending_hit = Some(i);
+}
+
+/// The step the reader is on (1 before a trajectory is open): where searching goes on from.
+fn current_step(state: &State) -> usize {
+    state
+        .trajectory
+        .as_ref()
+        .and_then(|t| t.step_index())
+        .unwrap_or(1)
 }
 
 #[cfg(test)]
