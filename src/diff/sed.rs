@@ -15,7 +15,7 @@ pub enum Addr {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub enum Command {
     Substitute {
         pattern: String,
         replacement: String,
@@ -33,7 +33,7 @@ pub enum Action {
 pub struct Cmd {
     pub from: Option<Addr>,
     pub to: Option<Addr>,
-    pub action: Action,
+    pub action: Command,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -131,7 +131,7 @@ fn parse_command(chars: &[char], mut i: usize, extended: bool) -> Result<(Cmd, u
             if !number.is_empty() {
                 nth = number.parse().map_err(|_| "bad occurrence number")?;
             }
-            Action::Substitute {
+            Command::Substitute {
                 pattern: translate_regex(&pattern, extended, delim),
                 replacement: translate_replacement(&replacement),
                 global,
@@ -139,7 +139,7 @@ fn parse_command(chars: &[char], mut i: usize, extended: bool) -> Result<(Cmd, u
                 icase,
             }
         }
-        'd' => Action::Delete,
+        'd' => Command::Delete,
         'i' | 'a' | 'c' => {
             // GNU one-liners: `5i text`, `5i\text`, `5i\` newline `text`.
             if chars.get(i) == Some(&'\\') {
@@ -159,9 +159,9 @@ fn parse_command(chars: &[char], mut i: usize, extended: bool) -> Result<(Cmd, u
             let lines = vec![text.replace("\\t", "\t")];
             i = end;
             match c {
-                'i' => Action::Insert(lines),
-                'a' => Action::Append(lines),
-                _ => Action::Change(lines),
+                'i' => Command::Insert(lines),
+                'a' => Command::Append(lines),
+                _ => Command::Change(lines),
             }
         }
         other => return Err(format!("unsupported sed command `{other}`")),
@@ -323,7 +323,7 @@ pub fn run(script: &Script, lines: &[Option<String>], complete: bool) -> SedResu
         .commands
         .iter()
         .map(|c| match &c.action {
-            Action::Substitute { pattern, icase, .. } => RegexBuilder::new(pattern)
+            Command::Substitute { pattern, icase, .. } => RegexBuilder::new(pattern)
                 .case_insensitive(*icase)
                 .build()
                 .ok(),
@@ -398,7 +398,7 @@ pub fn run(script: &Script, lines: &[Option<String>], complete: bool) -> SedResu
                 continue;
             }
             match &cmd.action {
-                Action::Substitute {
+                Command::Substitute {
                     replacement,
                     global,
                     nth,
@@ -414,13 +414,13 @@ pub fn run(script: &Script, lines: &[Option<String>], complete: bool) -> SedResu
                         changed = true;
                     }
                 }
-                Action::Delete => {
+                Command::Delete => {
                     deleted = true;
                     break;
                 }
-                Action::Insert(text) => out.lines.extend(text.iter().cloned().map(Line::New)),
-                Action::Append(text) => after.extend(text.iter().cloned()),
-                Action::Change(text) => {
+                Command::Insert(text) => out.lines.extend(text.iter().cloned().map(Line::New)),
+                Command::Append(text) => after.extend(text.iter().cloned()),
+                Command::Change(text) => {
                     out.lines.extend(text.iter().cloned().map(Line::New));
                     deleted = true;
                     break;

@@ -13,7 +13,7 @@ mod columns;
 mod row;
 mod value;
 
-pub use columns::{ColumnMap, Field, Layout, use_columns};
+pub use columns::{ColumnMap, Layout, MappedField, use_columns};
 
 use super::LoadError;
 use crate::model::{Format, Trajectory, TrajectorySummary};

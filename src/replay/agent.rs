@@ -1,11 +1,11 @@
 //! The agent loop of a live continuation, as a pure state machine: [`AgentLoop::update`] takes
 //! what happened ([`Event`]: the model answered, the actions ran, something failed) and returns
-//! what to do next ([`Effect`]: send a request, execute actions, write the fork, finish).
+//! what to do next ([`Instruction`]: send a request, execute actions, write the fork, finish).
 //!
 //! It owns the conversation, parsing answers into actions (format errors are answered with the
 //! original agent's message and the model is asked again), the limits (model calls, cost, wall
 //! time, observation output) and the exit status. It does no I/O and reads no clock: the
-//! driver (`replay::driver`) performs the effects and reports the elapsed time with each event,
+//! driver (`replay::driver`) performs the instructions and reports the elapsed time with each event,
 //! so every path is testable without a model or a shell.
 
 use super::action::{Action, Call, parse_answer};
@@ -57,7 +57,7 @@ pub enum Event {
         error: String,
         partial: Option<Message>,
     },
-    /// The actions asked for by the last [`Effect::Execute`] ran, one observation each.
+    /// The actions asked for by the last [`Instruction::Execute`] ran, one observation each.
     Executed(Vec<Observation>),
     /// The environment itself failed (not a failing command: that is an observation).
     ExecFailed(String),
@@ -69,7 +69,7 @@ pub enum Event {
 
 /// What to do.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
+pub enum Instruction {
     /// Send these messages to the model and report [`Event::Answered`] (or a failure).
     SendRequest(Vec<Message>),
     /// Carry out these actions in order and report [`Event::Executed`].
@@ -156,7 +156,7 @@ impl AgentLoop {
     }
 
     /// Advances the loop by `event`; `elapsed` is the wall time since the run started.
-    pub fn update(&mut self, event: Event, elapsed: Duration) -> Vec<Effect> {
+    pub fn update(&mut self, event: Event, elapsed: Duration) -> Vec<Instruction> {
         let state = std::mem::replace(&mut self.state, State::Done);
         match (state, event) {
             (State::Done, _) => Vec::new(),
@@ -183,7 +183,7 @@ impl AgentLoop {
                 step.failed = true;
                 step.observation = format!("[trajscope: the environment failed: {error}]");
                 vec![
-                    Effect::WriteFork(Box::new(step)),
+                    Instruction::WriteFork(Box::new(step)),
                     self.finish("EnvironmentError", None, error),
                 ]
             }
@@ -200,13 +200,18 @@ impl AgentLoop {
         }
     }
 
-    fn ask(&mut self) -> Vec<Effect> {
+    fn ask(&mut self) -> Vec<Instruction> {
         let sent = self.conversation.clone();
         self.state = State::Asking { sent: sent.clone() };
-        vec![Effect::SendRequest(sent)]
+        vec![Instruction::SendRequest(sent)]
     }
 
-    fn answered(&mut self, sent: Vec<Message>, answer: Answer, elapsed: Duration) -> Vec<Effect> {
+    fn answered(
+        &mut self,
+        sent: Vec<Message>,
+        answer: Answer,
+        elapsed: Duration,
+    ) -> Vec<Instruction> {
         self.steps += 1;
         self.cost += answer.usage.cost.unwrap_or(0.0);
         match parse_answer(&self.dialect, &answer.message) {
@@ -221,13 +226,13 @@ impl AgentLoop {
                 self.conversation.push(answer.message.clone());
                 self.conversation.push(reply);
                 self.output += error.message.len();
-                self.next(vec![Effect::WriteFork(Box::new(step))], elapsed)
+                self.next(vec![Instruction::WriteFork(Box::new(step))], elapsed)
             }
             Ok(calls) if calls.is_empty() => {
                 // Llama agents answer without a call and are simply asked again.
                 let step = self.step(sent, &answer, None);
                 self.conversation.push(answer.message.clone());
-                self.next(vec![Effect::WriteFork(Box::new(step))], elapsed)
+                self.next(vec![Instruction::WriteFork(Box::new(step))], elapsed)
             }
             Ok(calls) => {
                 self.state = State::Executing {
@@ -235,7 +240,7 @@ impl AgentLoop {
                     answer: Box::new(answer),
                     calls: calls.clone(),
                 };
-                vec![Effect::Execute(calls)]
+                vec![Instruction::Execute(calls)]
             }
         }
     }
@@ -247,7 +252,7 @@ impl AgentLoop {
         calls: Vec<Call>,
         observations: Vec<Observation>,
         elapsed: Duration,
-    ) -> Vec<Effect> {
+    ) -> Vec<Instruction> {
         let mut step = self.step(sent, &answer, Some(&calls));
         let mut replies = Vec::new();
         let mut submission = None;
@@ -274,17 +279,17 @@ impl AgentLoop {
         step.replies = replies.clone();
         self.conversation.push(answer.message.clone());
         self.conversation.extend(replies);
-        let effects = vec![Effect::WriteFork(Box::new(step))];
+        let instructions = vec![Instruction::WriteFork(Box::new(step))];
         if let Some(patch) = submission {
-            let mut effects = effects;
-            effects.push(self.finish("Submitted", Some(patch), "the agent submitted".into()));
-            return effects;
+            let mut instructions = instructions;
+            instructions.push(self.finish("Submitted", Some(patch), "the agent submitted".into()));
+            return instructions;
         }
-        self.next(effects, elapsed)
+        self.next(instructions, elapsed)
     }
 
     /// After a completed step: the next request, or the limit that ends the run.
-    fn next(&mut self, mut effects: Vec<Effect>, elapsed: Duration) -> Vec<Effect> {
+    fn next(&mut self, mut instructions: Vec<Instruction>, elapsed: Duration) -> Vec<Instruction> {
         let limits = self.limits;
         let over = if self.steps >= limits.max_steps {
             Some((
@@ -310,10 +315,10 @@ impl AgentLoop {
             None
         };
         match over {
-            Some((status, detail)) => effects.push(self.finish(status, None, detail)),
-            None => effects.extend(self.ask()),
+            Some((status, detail)) => instructions.push(self.finish(status, None, detail)),
+            None => instructions.extend(self.ask()),
         }
-        effects
+        instructions
     }
 
     /// Ends the run on a failure or a cancel, recording the step in flight: the partial
@@ -324,7 +329,7 @@ impl AgentLoop {
         status: &'static str,
         error: &str,
         partial: Option<Message>,
-    ) -> Vec<Effect> {
+    ) -> Vec<Instruction> {
         let in_flight = match state {
             State::Asking { sent } => partial
                 .filter(|m| !m.content.is_empty() || !m.tool_calls.is_empty())
@@ -343,14 +348,14 @@ impl AgentLoop {
             } => Some(self.step(sent, &answer, Some(&calls))),
             State::Idle | State::Done => None,
         };
-        let mut effects = Vec::new();
+        let mut instructions = Vec::new();
         if let Some(mut step) = in_flight {
             step.failed = true;
             step.observation = format!("[trajscope: {status}: {error}]");
-            effects.push(Effect::WriteFork(Box::new(step)));
+            instructions.push(Instruction::WriteFork(Box::new(step)));
         }
-        effects.push(self.finish(status, None, error.to_string()));
-        effects
+        instructions.push(self.finish(status, None, error.to_string()));
+        instructions
     }
 
     fn finish(
@@ -358,9 +363,9 @@ impl AgentLoop {
         status: &'static str,
         submission: Option<String>,
         detail: String,
-    ) -> Effect {
+    ) -> Instruction {
         self.state = State::Done;
-        Effect::Finish(Exit {
+        Instruction::Finish(Exit {
             status,
             submission,
             detail,

@@ -1,12 +1,12 @@
 //! Running a replay against a live backend: [`resample`] streams one answer to a context;
-//! [`run_live`] performs the effects of an [`AgentLoop`] — requests through the backend,
+//! [`run_live`] performs the instructions of an [`AgentLoop`] — requests through the backend,
 //! actions through the [`Executor`], steps into the [`ForkWriter`] — until it finishes.
 //!
 //! Cancelling the token stops a stream at once (the backend closes the connection); a running
 //! action finishes first (its own timeout bounds it). Either way the fork on disk holds every
 //! completed step and the one in flight, marked failed, and the exit status `Cancelled`.
 
-use super::agent::{AgentLoop, Answer, Effect, Event, Exit};
+use super::agent::{AgentLoop, Answer, Event, Exit, Instruction};
 use super::executor::Executor;
 use super::fork::{ForkError, ForkWriter, LiveStep};
 use crate::backend::{
@@ -126,11 +126,12 @@ pub async fn run_live(
     let started = Instant::now();
     let mut usage = Usage::default();
     let mut requests = Vec::new();
-    let mut effects: VecDeque<Effect> = agent.update(Event::Start, started.elapsed()).into();
+    let mut instructions: VecDeque<Instruction> =
+        agent.update(Event::Start, started.elapsed()).into();
     let mut edited_step = false;
-    while let Some(effect) = effects.pop_front() {
-        let event = match effect {
-            Effect::SendRequest(_) if edited.is_some() => {
+    while let Some(instruction) = instructions.pop_front() {
+        let event = match instruction {
+            Instruction::SendRequest(_) if edited.is_some() => {
                 progress(LiveEvent::Asking {
                     step: agent.steps() + 1,
                 });
@@ -143,7 +144,7 @@ pub async fn run_live(
                     duration_s: 0.0,
                 })
             }
-            Effect::SendRequest(messages) => {
+            Instruction::SendRequest(messages) => {
                 progress(LiveEvent::Asking {
                     step: agent.steps() + 1,
                 });
@@ -174,7 +175,7 @@ pub async fn run_live(
                     }
                 }
             }
-            Effect::Execute(calls) => {
+            Instruction::Execute(calls) => {
                 if cancel.is_cancelled() {
                     Event::Cancelled { partial: None }
                 } else {
@@ -195,14 +196,14 @@ pub async fn run_live(
                     }
                 }
             }
-            Effect::WriteFork(mut step) => {
+            Instruction::WriteFork(mut step) => {
                 step.edited = std::mem::take(&mut edited_step);
                 let shown = (*step).clone();
                 writer.push_step(*step)?;
                 progress(LiveEvent::Step(&shown));
                 continue;
             }
-            Effect::Finish(Exit {
+            Instruction::Finish(Exit {
                 status,
                 submission,
                 detail,
@@ -221,7 +222,7 @@ pub async fn run_live(
                 });
             }
         };
-        effects.extend(agent.update(event, started.elapsed()));
+        instructions.extend(agent.update(event, started.elapsed()));
     }
     // The machine always ends with Finish; an empty queue means it was already done.
     writer.record_end(

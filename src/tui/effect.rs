@@ -7,7 +7,7 @@ use super::document::DocRequest;
 use super::msg::Msg;
 use super::panel::replay::{Mode, ReplaySetup};
 use super::search::Query;
-use super::state::compare::Other;
+use super::state::compare::CompareWith;
 use super::state::trajectory::TrajectoryRef;
 use crate::export::StepRange;
 use crate::metrics::{LabelSet, Matcher};
@@ -41,7 +41,11 @@ pub enum Effect {
         lazy_above: u64,
     },
     /// Read two trajectories and align them.
-    LoadCompare { id: u64, a: TrajectoryRef, b: Other },
+    LoadCompare {
+        id: u64,
+        a: TrajectoryRef,
+        b: CompareWith,
+    },
     /// Read one instance's trajectory in each run (`None`: the run has none).
     LoadInstance {
         id: u64,

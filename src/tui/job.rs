@@ -19,7 +19,7 @@ use super::msg::Msg;
 use super::panel::grep::GrepMatch;
 use super::search::{self, Query};
 use super::state::Opening;
-use super::state::compare::{Compared, Other};
+use super::state::compare::{CompareWith, Compared};
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
 use crate::formats::{Loaded, load_file, open_lazy};
 use crate::model::Trajectory;
@@ -172,11 +172,11 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
 }
 
 /// Reads the two trajectories of a comparison and aligns them.
-pub fn load_compare(id: u64, a: &TrajectoryRef, b: &Other) -> Msg {
+pub fn load_compare(id: u64, a: &TrajectoryRef, b: &CompareWith) -> Msg {
     let result = read_trajectory(a).and_then(|a| {
         let b = match b {
-            Other::Trajectory(b) => read_trajectory(b)?,
-            Other::ForkParent => read_parent(&a)?,
+            CompareWith::Trajectory(b) => read_trajectory(b)?,
+            CompareWith::ForkParent => read_parent(&a)?,
         };
         Ok(Arc::new(Compared::new(a, b)))
     });

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 /// What a column can stand for, as named in `--columns`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
+pub enum MappedField {
     /// The list of messages (or steps); a list column, or a string of JSON.
     Trajectory,
     InstanceId,
@@ -18,31 +18,31 @@ pub enum Field {
     Patch,
 }
 
-impl Field {
-    pub const ALL: [Field; 6] = [
-        Field::Trajectory,
-        Field::InstanceId,
-        Field::Model,
-        Field::Resolved,
-        Field::ExitStatus,
-        Field::Patch,
+impl MappedField {
+    pub const ALL: [MappedField; 6] = [
+        MappedField::Trajectory,
+        MappedField::InstanceId,
+        MappedField::Model,
+        MappedField::Resolved,
+        MappedField::ExitStatus,
+        MappedField::Patch,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Field::Trajectory => "trajectory",
-            Field::InstanceId => "instance_id",
-            Field::Model => "model",
-            Field::Resolved => "resolved",
-            Field::ExitStatus => "exit_status",
-            Field::Patch => "patch",
+            MappedField::Trajectory => "trajectory",
+            MappedField::InstanceId => "instance_id",
+            MappedField::Model => "model",
+            MappedField::Resolved => "resolved",
+            MappedField::ExitStatus => "exit_status",
+            MappedField::Patch => "patch",
         }
     }
 
     /// The column names the published datasets use, in the order tried.
     fn defaults(self) -> &'static [&'static str] {
         match self {
-            Field::Trajectory => &[
+            MappedField::Trajectory => &[
                 "trajectory",
                 "messages",
                 "history",
@@ -50,18 +50,20 @@ impl Field {
                 "conversations",
                 "steps",
             ],
-            Field::InstanceId => &["instance_id", "task_id", "traj_id", "trajectory_id", "id"],
-            Field::Model => &["model_name", "model"],
-            Field::Resolved => &["resolved", "target", "success", "is_resolved"],
-            Field::ExitStatus => &["exit_status"],
-            Field::Patch => &["generated_patch", "model_patch", "patch", "submission"],
+            MappedField::InstanceId => {
+                &["instance_id", "task_id", "traj_id", "trajectory_id", "id"]
+            }
+            MappedField::Model => &["model_name", "model"],
+            MappedField::Resolved => &["resolved", "target", "success", "is_resolved"],
+            MappedField::ExitStatus => &["exit_status"],
+            MappedField::Patch => &["generated_patch", "model_patch", "patch", "submission"],
         }
     }
 }
 
 /// The user's `--columns`: field → column, for the fields named.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ColumnMap(Vec<(Field, String)>);
+pub struct ColumnMap(Vec<(MappedField, String)>);
 
 impl ColumnMap {
     /// Parses `trajectory=messages,resolved=target`: an error names what is wrong and the
@@ -75,7 +77,7 @@ impl ColumnMap {
                     field_names()
                 ));
             };
-            let field = Field::ALL
+            let field = MappedField::ALL
                 .into_iter()
                 .find(|f| f.name() == field.trim())
                 .ok_or_else(|| {
@@ -95,7 +97,7 @@ impl ColumnMap {
         Ok(ColumnMap(pairs))
     }
 
-    fn named(&self, field: Field) -> Option<&str> {
+    fn named(&self, field: MappedField) -> Option<&str> {
         self.0
             .iter()
             .find(|(f, _)| *f == field)
@@ -104,7 +106,7 @@ impl ColumnMap {
 }
 
 fn field_names() -> String {
-    Field::ALL.map(Field::name).join(", ")
+    MappedField::ALL.map(MappedField::name).join(", ")
 }
 
 static ACTIVE: OnceLock<ColumnMap> = OnceLock::new();
@@ -157,7 +159,7 @@ impl Layout {
                 .join(", ")
         };
         let mut missing = Vec::new();
-        let mut find = |field: Field| -> Option<String> {
+        let mut find = |field: MappedField| -> Option<String> {
             match map.named(field) {
                 Some(column) if has(column) => Some(column.to_string()),
                 Some(column) => {
@@ -171,13 +173,13 @@ impl Layout {
                     .map(|c| c.to_string()),
             }
         };
-        let trajectory = find(Field::Trajectory);
+        let trajectory = find(MappedField::Trajectory);
         let layout = (
-            find(Field::InstanceId),
-            find(Field::Model),
-            find(Field::Resolved),
-            find(Field::ExitStatus),
-            find(Field::Patch),
+            find(MappedField::InstanceId),
+            find(MappedField::Model),
+            find(MappedField::Resolved),
+            find(MappedField::ExitStatus),
+            find(MappedField::Patch),
         );
         if !missing.is_empty() {
             return Err(format!(
@@ -191,7 +193,7 @@ impl Layout {
                 "no messages column: none of {} is in this file (its columns: {}); name the \
                  list of messages with --columns trajectory=COLUMN (and resolved=, \
                  instance_id=, model=, exit_status=, patch= as needed)",
-                Field::Trajectory.defaults().join(", "),
+                MappedField::Trajectory.defaults().join(", "),
                 columns()
             ));
         };

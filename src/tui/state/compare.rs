@@ -25,7 +25,7 @@ impl Compared {
 
 /// What the second side of a comparison is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Other {
+pub enum CompareWith {
     Trajectory(TrajectoryRef),
     /// The trajectory the first one was forked from (`trajscope replay`).
     ForkParent,

@@ -9,7 +9,7 @@ use crate::tui::document::compare as panes;
 use crate::tui::effect::Effect;
 use crate::tui::layer::Layer;
 use crate::tui::layout;
-use crate::tui::state::compare::{CompareView, Compared, Other};
+use crate::tui::state::compare::{CompareView, CompareWith, Compared};
 use crate::tui::state::trajectory::TrajectoryRef;
 use crate::tui::state::{Notice, Screen, State};
 use crate::tui::theme::Theme;
@@ -60,8 +60,8 @@ pub fn open(state: &mut State, fx: &mut Vec<Effect>) {
     let (a_ref, b_other) = (
         reference(a),
         match b {
-            Some(b) => Other::Trajectory(reference(b)),
-            None => Other::ForkParent,
+            Some(b) => CompareWith::Trajectory(reference(b)),
+            None => CompareWith::ForkParent,
         },
     );
     // The rows' labels: unique, the part that tells them apart at the end.
@@ -113,7 +113,7 @@ pub fn open_fork(
             path: fork,
             index: None,
         },
-        b: Other::ForkParent,
+        b: CompareWith::ForkParent,
     });
 }
 
@@ -265,10 +265,10 @@ mod tests {
     use crate::tui::effect::Effect;
     use crate::tui::msg::{FileOutcome, Msg};
     use crate::tui::state::Screen;
-    use crate::tui::state::compare::{Compared, Other};
+    use crate::tui::state::compare::{CompareWith, Compared};
     use std::sync::Arc;
 
-    fn load_request(effects: &[Effect]) -> Option<(u64, String, Other)> {
+    fn load_request(effects: &[Effect]) -> Option<(u64, String, CompareWith)> {
         effects.iter().find_map(|e| match e {
             Effect::LoadCompare { id, a, b } => {
                 Some((*id, a.path.display().to_string(), b.clone()))
@@ -286,7 +286,7 @@ mod tests {
         let effects = press(&mut state, "jc");
         let (id, a, b) = load_request(&effects).expect("a comparison is loaded");
         assert_eq!(a, "run/a.traj");
-        assert!(matches!(b, Other::Trajectory(r) if r.path.to_str() == Some("run/b.traj")));
+        assert!(matches!(b, CompareWith::Trajectory(r) if r.path.to_str() == Some("run/b.traj")));
         assert_eq!(state.screen, Screen::Compare);
         assert!(state.compare.marked.is_empty(), "marks are used up");
 
@@ -344,7 +344,7 @@ mod tests {
         let effects = press(&mut state, "jc");
         let (_, a, b) = load_request(&effects).expect("compared");
         assert_eq!(a, "run/b.traj");
-        assert!(matches!(b, Other::Trajectory(r) if r.path.to_str() == Some("other/b.traj")));
+        assert!(matches!(b, CompareWith::Trajectory(r) if r.path.to_str() == Some("other/b.traj")));
     }
 
     #[test]
@@ -374,7 +374,7 @@ mod tests {
         );
         let effects = press(&mut state, "Gc");
         let (_, a, b) = load_request(&effects).expect("compared");
-        assert_eq!((a.as_str(), b), ("run/d.traj", Other::ForkParent));
+        assert_eq!((a.as_str(), b), ("run/d.traj", CompareWith::ForkParent));
     }
 
     #[test]

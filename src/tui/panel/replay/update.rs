@@ -410,7 +410,7 @@ mod tests {
     use crate::model::{Role, Trajectory};
     use crate::tui::effect::{Effect, JobKey, ReplayRequest};
     use crate::tui::msg::{Msg, ReplayMsg};
-    use crate::tui::state::compare::Other;
+    use crate::tui::state::compare::CompareWith;
     use crate::tui::panel::replay::{Mode, Phase, ReplayPanel};
     use crate::tui::state::{Overlay, Screen, State};
 
@@ -752,7 +752,7 @@ mod tests {
             a.path,
             std::path::PathBuf::from("run/a.fork-k2-1.trajscope.json")
         );
-        assert_eq!(*b, Other::ForkParent);
+        assert_eq!(*b, CompareWith::ForkParent);
         assert_eq!(state.screen, Screen::Compare);
         assert!(state.overlay.is_none());
         press(&mut state, "q");
