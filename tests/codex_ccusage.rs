@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/corpus.rs"]
 mod corpus;
 
@@ -60,20 +62,14 @@ fn ccusage_sums(files: &[PathBuf]) -> Option<BTreeMap<PathBuf, Value>> {
 
 fn trajscope_rows(files: &[&PathBuf]) -> BTreeMap<PathBuf, Value> {
     let home = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .args(["ls", "--json", "--no-cache"])
-        .args(files)
-        .env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path())
-        .env("XDG_CACHE_HOME", home.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let rows = cli::json_of(
+        cli::isolated(home.path())
+            .args(["ls", "--json", "--no-cache"])
+            .args(files),
     );
-    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let Value::Array(rows) = rows else {
+        panic!("ls --json gives an array: {rows}")
+    };
     rows.into_iter()
         .map(|row| (PathBuf::from(row["path"].as_str().unwrap()), row))
         .collect()

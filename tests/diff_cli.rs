@@ -3,23 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/corpus.rs"]
 mod corpus;
 
-use std::process::Command;
-
 fn trajscope(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cli::stdout_of(cli::trajscope().args(args).env("NO_COLOR", "1"))
 }
 
 #[test]

@@ -3,9 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::Command;
 
 /// A run folder `run/` holding `sub/x.traj`: a listing, then a traceback.
 fn write_run(root: &Path) -> std::path::PathBuf {
@@ -32,19 +34,13 @@ fn write_run(root: &Path) -> std::path::PathBuf {
 }
 
 fn export(file: &Path, config: &Path, extra: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .arg("export")
-        .arg(file)
-        .args(extra)
-        .env("XDG_CONFIG_HOME", config)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cli::stdout_of(
+        cli::trajscope()
+            .arg("export")
+            .arg(file)
+            .args(extra)
+            .env("XDG_CONFIG_HOME", config),
+    )
 }
 
 #[test]

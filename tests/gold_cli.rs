@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/corpus.rs"]
 mod corpus;
 
@@ -13,18 +15,12 @@ use std::path::Path;
 use std::process::Command;
 
 fn trajscope(args: &[&str], home: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .args(args)
-        .env("XDG_CONFIG_HOME", home)
-        .env("XDG_CACHE_HOME", home)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    cli::json_of(
+        cli::trajscope()
+            .args(args)
+            .env("XDG_CONFIG_HOME", home)
+            .env("XDG_CACHE_HOME", home),
+    )
 }
 
 const SAMPLES_GOLD: &str = "tests/fixtures/gold/tinycalc.jsonl";

@@ -7,6 +7,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;
@@ -15,16 +18,11 @@ use std::sync::Mutex;
 const SKIPPED: i32 = 77;
 
 fn export(input: &Path, page: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .args(["export", "--html", "-o"])
-        .arg(page)
-        .arg(input)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    cli::stdout_of(
+        cli::trajscope()
+            .args(["export", "--html", "-o"])
+            .arg(page)
+            .arg(input),
     );
 }
 

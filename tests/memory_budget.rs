@@ -4,6 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::process::Command;
 
 fn sample(path: &str) -> std::path::PathBuf {
@@ -42,15 +45,10 @@ fn a_file_over_the_budget_is_refused_by_name_and_the_others_still_load() {
     );
 
     // Within the budget, the same file reads.
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .arg("ls")
-        .arg(dir.path().join("huge.jsonl"))
-        .env("TRAJSCOPE_MEMORY_BUDGET", "64M")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    cli::stdout_of(
+        cli::trajscope()
+            .arg("ls")
+            .arg(dir.path().join("huge.jsonl"))
+            .env("TRAJSCOPE_MEMORY_BUDGET", "64M"),
     );
 }

@@ -12,6 +12,9 @@
 #[path = "support/loopback.rs"]
 mod loopback;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use loopback::{Loopback, Reply, openai_sse, split};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -320,22 +323,16 @@ fn an_edited_context_is_what_the_dry_run_shows() {
     let dir = tempfile::tempdir().unwrap();
     let parent = dir.path().join("tinycalc__tinycalc-1.traj.json");
     std::fs::copy(samples().join(MINI), &parent).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .arg("replay")
-        .arg(&parent)
-        .args(["--step", "3", "--edit", "--dry-run", "--json"])
-        .args(["--base-url", "http://127.0.0.1:9", "--model", "m"])
-        .env("XDG_CONFIG_HOME", dir.path().join("no-config"))
-        .env_remove("VISUAL")
-        .env("EDITOR", "sed -i s/floor.division/FLOOR-DIVISION/g")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let json = cli::json_of(
+        cli::trajscope()
+            .arg("replay")
+            .arg(&parent)
+            .args(["--step", "3", "--edit", "--dry-run", "--json"])
+            .args(["--base-url", "http://127.0.0.1:9", "--model", "m"])
+            .env("XDG_CONFIG_HOME", dir.path().join("no-config"))
+            .env_remove("VISUAL")
+            .env("EDITOR", "sed -i s/floor.division/FLOOR-DIVISION/g"),
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(json["note"].as_str().unwrap().contains("edited"));
     let body = json["requests"][0]["body"].to_string();
     assert!(body.contains("FLOOR-DIVISION"));
