@@ -5,6 +5,13 @@ fn lines(records: &[&str]) -> String {
     records.iter().map(|r| format!("{r}\n")).collect()
 }
 
+/// A legacy wire log's first turn up to the model's text, which both legacy tests continue.
+const LEGACY_TURN_OPENING: [&str; 3] = [
+    r#"{"timestamp":1760000000.5,"message":{"type":"TurnBegin","payload":{"user_input":"list files"}}}"#,
+    r#"{"timestamp":1760000001.0,"message":{"type":"StepBegin","payload":{"n":1}}}"#,
+    r#"{"timestamp":1760000001.1,"message":{"type":"ContentPart","payload":{"type":"text","text":"Listing."}}}"#,
+];
+
 #[test]
 fn protocol_1_records_become_turns_and_steps() {
     let text = lines(&[
@@ -56,14 +63,15 @@ fn protocol_1_records_become_turns_and_steps() {
 #[test]
 fn legacy_wire_records_read_the_same_way() {
     let text = lines(&[
-        r#"{"timestamp":1760000000.5,"message":{"type":"TurnBegin","payload":{"user_input":"list files"}}}"#,
-        r#"{"timestamp":1760000001.0,"message":{"type":"StepBegin","payload":{"n":1}}}"#,
-        r#"{"timestamp":1760000001.1,"message":{"type":"ContentPart","payload":{"type":"text","text":"Listing."}}}"#,
-        r#"{"timestamp":1760000001.2,"message":{"type":"ToolCall","payload":{"type":"function","id":"t1","function":{"name":"Shell","arguments":"{\"command\":\"ls\"}"}}}}"#,
-        r#"{"timestamp":1760000001.3,"message":{"type":"ToolResult","payload":{"tool_call_id":"t1","return_value":{"is_error":true,"output":"","message":"denied"}}}}"#,
-        r#"{"timestamp":1760000001.4,"message":{"type":"StatusUpdate","payload":{"token_usage":{"input_other":50,"output":5}}}}"#,
-        r#"{"timestamp":1760000001.5,"message":{"type":"TurnEnd","payload":{}}}"#,
-    ]);
+        &LEGACY_TURN_OPENING[..],
+        &[
+            r#"{"timestamp":1760000001.2,"message":{"type":"ToolCall","payload":{"type":"function","id":"t1","function":{"name":"Shell","arguments":"{\"command\":\"ls\"}"}}}}"#,
+            r#"{"timestamp":1760000001.3,"message":{"type":"ToolResult","payload":{"tool_call_id":"t1","return_value":{"is_error":true,"output":"","message":"denied"}}}}"#,
+            r#"{"timestamp":1760000001.4,"message":{"type":"StatusUpdate","payload":{"token_usage":{"input_other":50,"output":5}}}}"#,
+            r#"{"timestamp":1760000001.5,"message":{"type":"TurnEnd","payload":{}}}"#,
+        ],
+    ]
+    .concat());
     let path = Path::new("renamed.jsonl");
     assert_eq!(
         detect(path, text.as_bytes()).ok(),
@@ -85,12 +93,13 @@ fn legacy_wire_records_read_the_same_way() {
 fn absurd_token_counts_saturate_instead_of_overflowing() {
     // The overflow fuzzing found in OpenCode's sum, here in the three input counts.
     let text = lines(&[
-        r#"{"timestamp":1760000000.5,"message":{"type":"TurnBegin","payload":{"user_input":"list files"}}}"#,
-        r#"{"timestamp":1760000001.0,"message":{"type":"StepBegin","payload":{"n":1}}}"#,
-        r#"{"timestamp":1760000001.1,"message":{"type":"ContentPart","payload":{"type":"text","text":"Listing."}}}"#,
-        r#"{"timestamp":1760000001.4,"message":{"type":"StatusUpdate","payload":{"token_usage":{"input_other":1e40,"input_cache_read":1e40,"input_cache_creation":7,"output":5}}}}"#,
-        r#"{"timestamp":1760000001.5,"message":{"type":"TurnEnd","payload":{}}}"#,
-    ]);
+        &LEGACY_TURN_OPENING[..],
+        &[
+            r#"{"timestamp":1760000001.4,"message":{"type":"StatusUpdate","payload":{"token_usage":{"input_other":1e40,"input_cache_read":1e40,"input_cache_creation":7,"output":5}}}}"#,
+            r#"{"timestamp":1760000001.5,"message":{"type":"TurnEnd","payload":{}}}"#,
+        ],
+    ]
+    .concat());
     let t = parse(Path::new("wire.jsonl"), text.as_bytes())
         .unwrap()
         .remove(0);
