@@ -95,6 +95,7 @@ start() {
     pid_alive && stop
     install
     mkdir -p "$RUN"
+    rm -f "$RUN/answered"
     local port="${TRAJSCOPE_LIVE_MODEL_PORT:-$(free_port)}"
     echo "$port" >"$RUN/port"
     # --interrupt_requests False: by default a second request silently truncates a running stream,
@@ -110,6 +111,9 @@ start() {
         sleep 0.5
         waited=$((waited + 1))
     done
+    # Remembered so `url` answers while the server is busy generating: llama.cpp serves one
+    # request at a time, and /v1/models then times out although the server is fine.
+    touch "$RUN/answered"
     log "ready (pid $(cat "$RUN/pid"), log $RUN/server.log)"
     url
 }
@@ -123,12 +127,14 @@ stop() {
         kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
         log "stopped (pid $pid)"
     fi
-    rm -f "$RUN/pid"
+    rm -f "$RUN/pid" "$RUN/answered"
 }
 
 status() {
     if pid_alive && ready; then
         echo "running: $(url) (pid $(cat "$RUN/pid"))"
+    elif pid_alive && [ -f "$RUN/answered" ]; then
+        echo "running, busy: $(url) (pid $(cat "$RUN/pid"))"
     elif pid_alive; then
         echo "starting or not answering: pid $(cat "$RUN/pid")"
         return 1
@@ -142,7 +148,7 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
-    url) pid_alive && ready && url || die "not running" ;;
+    url) pid_alive && { [ -f "$RUN/answered" ] || ready; } && url || die "not running" ;;
     install) install ;;
     *) die "usage: $0 start|stop|status|url|install" ;;
 esac
