@@ -22,6 +22,7 @@ pub mod condition;
 mod exit_kind;
 mod field;
 mod filter;
+mod folded_tally;
 mod gate;
 mod labels;
 mod matcher;
@@ -47,16 +48,17 @@ pub use compare::{Comparison, Pairing, RuleDelta, SIGNIFICANCE, SMALL_RUN, Verdi
 pub use exit_kind::ExitKind;
 pub use field::{Field, made_tool_call, tool_calls_of};
 pub use filter::{FilterError, FilterRow, RunFilter};
+pub use folded_tally::FoldedTally;
 pub use labels::{LABELS_FILE, Label, LabelError, LabelSet, MAX_LABEL_CHARS, step_hash};
 pub use matcher::Matcher;
-pub use overview::{Overview, Spread};
+pub use overview::{Overview, OverviewParts, Spread};
 pub use phase::{PHASE_RULES, Phase, Phases};
 pub use rule::{Origin, Pattern, Rule, RuleId, ToolCondition};
 pub use rule_error::RuleError;
 pub use rule_set::{RuleOptions, RuleSet, user_rules_path};
 pub use run_tally::{
-    TalliedFile, TalliedRun, cache_key as tally_cache_key, tally_file, tally_from_cache, tally_run,
-    tally_run_cached,
+    Keep, TalliedFile, TalliedRun, cache_key as tally_cache_key, tally_file, tally_from_cache,
+    tally_run, tally_run_cached, tally_run_cached_keeping, tally_run_keeping,
 };
 pub use runs_comparison::{
     InstanceVerdicts, McNemarTest, PairTest, RuleAcross, RuleInRun, RunsComparison, SolveCounts,

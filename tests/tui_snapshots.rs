@@ -358,6 +358,30 @@ fn a_big_run_shows_progress_while_it_fills_in() {
 }
 
 #[test]
+fn a_dataset_counts_the_rows_listed_while_its_first_shard_is_read() {
+    // A Parquet shard lists its rows for minutes before it counts as read: the gauge says
+    // how many rows are there, not "0/4 files 0 B".
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut harness = built::harness(w, h);
+        harness.send(trajscope::tui::msg::Msg::RunDiscovered {
+            files: 4,
+            bytes: 8_000_000,
+            failures: Vec::new(),
+        });
+        harness.send(trajscope::tui::msg::Msg::RunRows {
+            rows: (1..=3)
+                .map(|i| built::summary(&format!("a__a-{i}")))
+                .collect(),
+            tallies: Vec::new(),
+        });
+        let text = harness.text();
+        insta::assert_snapshot!(format!("loading_rows_{w}x{h}"), text);
+        assert!(text.contains("loading 3 rows, file 1/4"), "{text}");
+        assert!(!text.contains("0/4 files"), "{text}");
+    }
+}
+
+#[test]
 fn several_agents_are_named_in_the_step_list() {
     for (w, h) in [(80, 24), (120, 40)] {
         let mut harness = built::harness(w, h);

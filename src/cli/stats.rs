@@ -23,8 +23,8 @@ use trajscope::diff::GoldPatches;
 use trajscope::export::text_chart;
 use trajscope::formats::RunCache;
 use trajscope::metrics::{
-    Comparison, FilterRow, LabelSet, Matcher, Overview, RuleError, RunFilter, RunsComparison,
-    TalliedRun, Tally, tally_run, tally_run_cached,
+    Comparison, FilterRow, Keep, LabelSet, Matcher, RuleError, RunFilter, RunsComparison,
+    TalliedRun, Tally, tally_run_cached_keeping, tally_run_keeping,
 };
 use trajscope::model::{LabelKey, ResultsSource, labels};
 
@@ -119,10 +119,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => None,
     };
 
-    let pick = Pick {
+    let mut pick = Pick {
         named: &named,
         filter: filter.as_ref(),
         no_cache: args.no_cache,
+        keep: Keep::Trajectories,
     };
     let mut out = Out::new();
     if args.runs.len() > 2 {
@@ -147,12 +148,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
 
     let (a_paths, b_paths) = runs(&args);
+    // One run's tables need only its counts: a dataset of any size is then summed up as it
+    // is read. Per-trajectory outputs, comparisons, joins and filters keep every row.
+    if b_paths.is_none()
+        && !args.by_trajectory
+        && gold.is_none()
+        && pick.filter.is_none()
+        && pick.named.is_empty()
+    {
+        pick.keep = Keep::Counts;
+    }
     let indicator = Indicator::new();
     let a = tally(&a_paths, &matcher, &indicator, &pick);
     let b = b_paths.map(|paths| tally(&paths, &matcher, &indicator, &pick));
     indicator.finish();
     // Nothing read at all is a failure, as for `ls`: a typo must not look like an empty run.
-    let empty = |run: &TalliedRun| run.tally.trajectories().is_empty() && pick.filter.is_none();
+    let empty = |run: &TalliedRun| run.tally.is_empty() && pick.filter.is_none();
     if empty(&a) || b.as_ref().is_some_and(empty) {
         let run = if empty(&a) {
             &a
@@ -199,6 +210,8 @@ struct Pick<'a> {
     named: &'a [ResultsSource],
     filter: Option<&'a RunFilter>,
     no_cache: bool,
+    /// Counts only, when no label has to be placed on a trajectory either.
+    keep: Keep,
 }
 
 fn tally(
@@ -208,32 +221,6 @@ fn tally(
     pick: &Pick,
 ) -> TalliedRun {
     let no_cache = pick.no_cache;
-    let mut run = if no_cache {
-        tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p))
-    } else {
-        let mut cache = match RunCache::default_dir() {
-            Some(dir) => RunCache::open(&dir, paths),
-            None => RunCache::disabled(),
-        };
-        let never = AtomicBool::new(false);
-        let run = tally_run_cached(paths, Arc::clone(matcher), &mut cache, &never, &|p| {
-            indicator.update(p)
-        });
-        // A cache that cannot be written only costs speed next time.
-        let _ = cache.save();
-        // Never cancelled here; a cancelled tally would be read again in full.
-        match run {
-            Some(run) => run,
-            None => tally_run(paths, Arc::clone(matcher), &|p| indicator.update(p)),
-        }
-    };
-    if !pick.named.is_empty() {
-        run.results.name_first(pick.named.to_vec());
-        run.results.apply(run.tally.trajectories_mut());
-    }
-    if let Some(filter) = pick.filter {
-        run.tally = filtered(&run.tally, matcher, filter);
-    }
     let mut roots: Vec<PathBuf> = paths.iter().map(|p| LabelSet::root_for(p)).collect();
     roots.sort();
     roots.dedup();
@@ -247,6 +234,38 @@ fn tally(
             }
         })
         .collect();
+    let keep = if sets.iter().all(|s| s.labels().is_empty()) {
+        pick.keep
+    } else {
+        Keep::Trajectories
+    };
+    let mut run = if no_cache {
+        tally_run_keeping(paths, Arc::clone(matcher), keep, &|p| indicator.update(p))
+    } else {
+        let mut cache = match RunCache::default_dir() {
+            Some(dir) => RunCache::open(&dir, paths),
+            None => RunCache::disabled(),
+        };
+        let never = AtomicBool::new(false);
+        let run =
+            tally_run_cached_keeping(paths, Arc::clone(matcher), &mut cache, &never, keep, &|p| {
+                indicator.update(p)
+            });
+        // A cache that cannot be written only costs speed next time.
+        let _ = cache.save();
+        // Never cancelled here; a cancelled tally would be read again in full.
+        match run {
+            Some(run) => run,
+            None => tally_run_keeping(paths, Arc::clone(matcher), keep, &|p| indicator.update(p)),
+        }
+    };
+    if !pick.named.is_empty() {
+        run.results.name_first(pick.named.to_vec());
+        run.results.apply(run.tally.trajectories_mut());
+    }
+    if let Some(filter) = pick.filter {
+        run.tally = filtered(&run.tally, matcher, filter);
+    }
     run.tally.set_labels(&sets);
     run
 }
@@ -349,7 +368,7 @@ fn single(
     gold: Option<&Gold>,
     out: &mut Out,
 ) -> Result<()> {
-    let overview = Overview::of(run.tally.trajectories());
+    let overview = run.tally.overview();
     let located = localized(run, gold, args.by_trajectory);
     if args.json {
         let mut report = json::run_json(run, &overview, rule_errors, args.by_trajectory);

@@ -54,29 +54,97 @@ pub struct Overview {
 
 impl Overview {
     pub fn of(trajectories: &[TrajectoryTally]) -> Overview {
-        let count = |o: Outcome| trajectories.iter().filter(|t| t.outcome() == o).count();
-        let (resolved, unresolved, unknown) = (
-            count(Outcome::Resolved),
-            count(Outcome::Unresolved),
-            count(Outcome::Unknown),
-        );
+        let mut parts = OverviewParts::default();
+        for t in trajectories {
+            parts.add(t);
+        }
+        parts.finish()
+    }
+}
+
+/// What an [`Overview`] is made of, gathered one trajectory at a time, so that a run can be
+/// summed up without keeping its trajectories (`stats` over a 100,000-row dataset). Only the
+/// values behind the medians are kept: 8 bytes per trajectory and quantity recorded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OverviewParts {
+    resolved: usize,
+    unresolved: usize,
+    unknown: usize,
+    statuses: BTreeMap<String, usize>,
+    exit_kinds: BTreeMap<ExitKind, usize>,
+    empty_patches: usize,
+    /// In the order the trajectories came: sums of floats depend on it.
+    steps: Vec<f64>,
+    cost: Vec<f64>,
+    tokens_in: Vec<f64>,
+    tokens_out: Vec<f64>,
+}
+
+impl OverviewParts {
+    pub fn add(&mut self, t: &TrajectoryTally) {
+        match t.outcome() {
+            Outcome::Resolved => self.resolved += 1,
+            Outcome::Unresolved => self.unresolved += 1,
+            Outcome::Unknown => self.unknown += 1,
+        }
+        let status = t.exit_status.as_deref().unwrap_or("(none)");
+        match self.statuses.get_mut(status) {
+            Some(n) => *n += 1,
+            None => {
+                self.statuses.insert(status.to_string(), 1);
+            }
+        }
+        *self.exit_kinds.entry(t.exit_kind()).or_default() += 1;
+        if t.patch_lines == 0 {
+            self.empty_patches += 1;
+        }
+        self.steps.push(t.steps as f64);
+        self.cost.extend(t.usage.cost);
+        self.tokens_in.extend(t.usage.tokens_in.map(|n| n as f64));
+        self.tokens_out.extend(t.usage.tokens_out.map(|n| n as f64));
+    }
+
+    /// Trajectories by outcome: (resolved, unresolved, unknown).
+    pub fn outcomes(&self) -> (usize, usize, usize) {
+        (self.resolved, self.unresolved, self.unknown)
+    }
+
+    /// Adds the parts of trajectories that came after these.
+    pub fn append(&mut self, later: OverviewParts) {
+        self.resolved += later.resolved;
+        self.unresolved += later.unresolved;
+        self.unknown += later.unknown;
+        for (status, n) in later.statuses {
+            *self.statuses.entry(status).or_default() += n;
+        }
+        for (kind, n) in later.exit_kinds {
+            *self.exit_kinds.entry(kind).or_default() += n;
+        }
+        self.empty_patches += later.empty_patches;
+        self.steps.extend(later.steps);
+        self.cost.extend(later.cost);
+        self.tokens_in.extend(later.tokens_in);
+        self.tokens_out.extend(later.tokens_out);
+    }
+
+    pub fn finish(&self) -> Overview {
+        let (resolved, unresolved, unknown) = (self.resolved, self.unresolved, self.unknown);
+        let trajectories = resolved + unresolved + unknown;
         let judged = resolved + unresolved;
-        let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
         let mut exit_kinds: BTreeMap<ExitKind, usize> =
             ExitKind::ALL.into_iter().map(|k| (k, 0)).collect();
-        for t in trajectories {
-            let status = t.exit_status.clone().unwrap_or_else(|| "(none)".into());
-            *statuses.entry(status).or_default() += 1;
-            *exit_kinds.entry(t.exit_kind()).or_default() += 1;
+        for (kind, n) in &self.exit_kinds {
+            *exit_kinds.entry(*kind).or_default() += n;
         }
-        let mut exit_statuses: Vec<(String, usize)> = statuses.into_iter().collect();
+        let mut exit_statuses: Vec<(String, usize)> = self
+            .statuses
+            .iter()
+            .map(|(status, n)| (status.clone(), *n))
+            .collect();
         exit_statuses.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        let empty_patches = trajectories.iter().filter(|t| t.patch_lines == 0).count();
-        let values = |f: &dyn Fn(&TrajectoryTally) -> Option<f64>| -> Vec<f64> {
-            trajectories.iter().filter_map(f).collect()
-        };
+        let empty_patches = self.empty_patches;
         Overview {
-            trajectories: trajectories.len(),
+            trajectories,
             resolved,
             unresolved,
             unknown,
@@ -84,15 +152,15 @@ impl Overview {
             exit_statuses,
             exit_kinds,
             empty_patches,
-            empty_patch_rate: if trajectories.is_empty() {
+            empty_patch_rate: if trajectories == 0 {
                 0.0
             } else {
-                empty_patches as f64 / trajectories.len() as f64
+                empty_patches as f64 / trajectories as f64
             },
-            steps: Spread::of(&values(&|t| Some(t.steps as f64))),
-            cost: Spread::of(&values(&|t| t.usage.cost)),
-            tokens_in: Spread::of(&values(&|t| t.usage.tokens_in.map(|n| n as f64))),
-            tokens_out: Spread::of(&values(&|t| t.usage.tokens_out.map(|n| n as f64))),
+            steps: Spread::of(&self.steps),
+            cost: Spread::of(&self.cost),
+            tokens_in: Spread::of(&self.tokens_in),
+            tokens_out: Spread::of(&self.tokens_out),
         }
     }
 }

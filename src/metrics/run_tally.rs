@@ -10,6 +10,7 @@
 //! walked by the one run loader (`formats::read_run_files`); only what one file becomes is
 //! here.
 
+use super::folded_tally::FoldedTally;
 use super::matcher::Matcher;
 use super::tally::{Tally, TrajectoryTally};
 use crate::formats::{
@@ -31,10 +32,32 @@ pub struct TalliedRun {
     pub results: EvalResults,
 }
 
+/// What a run's tally keeps of each trajectory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every trajectory's tally: for drill-down, per-trajectory outputs, results joined
+    /// afterwards, filters and labels.
+    Trajectories,
+    /// Only the run's counts ([`Tally::fold`]), where no verdict can change once a row is
+    /// read: a run of Parquet files alone (they carry their verdicts and are never results
+    /// files) with no results file above it. Any other run keeps its trajectories.
+    Counts,
+}
+
 /// Tallies every trajectory under `roots`, reading every file.
 pub fn tally_run(
     roots: &[PathBuf],
     matcher: Arc<Matcher>,
+    on_progress: &(dyn Fn(Progress) + Sync),
+) -> TalliedRun {
+    tally_run_keeping(roots, matcher, Keep::Trajectories, on_progress)
+}
+
+/// [`tally_run`], keeping of each trajectory what `keep` says.
+pub fn tally_run_keeping(
+    roots: &[PathBuf],
+    matcher: Arc<Matcher>,
+    keep: Keep,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> TalliedRun {
     let never = AtomicBool::new(false);
@@ -43,6 +66,7 @@ pub fn tally_run(
         matcher,
         &mut RunCache::disabled(),
         &never,
+        keep,
         on_progress,
     );
     run
@@ -58,7 +82,26 @@ pub fn tally_run_cached(
     cancel: &AtomicBool,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> Option<TalliedRun> {
-    let (run, cancelled) = tally(roots, matcher, cache, cancel, on_progress);
+    tally_run_cached_keeping(
+        roots,
+        matcher,
+        cache,
+        cancel,
+        Keep::Trajectories,
+        on_progress,
+    )
+}
+
+/// [`tally_run_cached`], keeping of each trajectory what `keep` says.
+pub fn tally_run_cached_keeping(
+    roots: &[PathBuf],
+    matcher: Arc<Matcher>,
+    cache: &mut RunCache,
+    cancel: &AtomicBool,
+    keep: Keep,
+    on_progress: &(dyn Fn(Progress) + Sync),
+) -> Option<TalliedRun> {
+    let (run, cancelled) = tally(roots, matcher, cache, cancel, keep, on_progress);
     (!cancelled).then_some(run)
 }
 
@@ -93,10 +136,10 @@ pub fn tally_file(cache: &RunCache, path: &Path, matcher: &Matcher, key: &str) -
         return hit;
     }
     let stamp = file_stamp(path);
-    let (cached, extras, outcome) = read_outcome(path, matcher, Some(key));
+    let (cached, extras, outcome) = read_outcome(path, matcher, Some(key), false);
     let tallies = match outcome {
         Outcome::Tallied(tallies) => tallies,
-        Outcome::Results(_) | Outcome::Failed(_) => Vec::new(),
+        Outcome::Results(_) | Outcome::Failed(_) | Outcome::Folded(_) => Vec::new(),
     };
     let fresh = stamp
         .filter(|_| cache.is_enabled())
@@ -135,8 +178,26 @@ pub fn tally_from_cache(cache: &RunCache, path: &Path, key: &str) -> Option<Tall
 
 enum Outcome {
     Tallied(Vec<TrajectoryTally>),
+    /// A file's trajectories counted and dropped ([`Keep::Counts`]).
+    Folded(FoldedTally),
     Results(ResultsSource),
     Failed(LoadFailure),
+}
+
+impl Outcome {
+    /// The same outcome with its trajectories counted and dropped.
+    fn folded(self, rules: usize) -> Outcome {
+        match self {
+            Outcome::Tallied(tallies) => {
+                let mut folded = FoldedTally::new(rules);
+                for t in &tallies {
+                    folded.add(t);
+                }
+                Outcome::Folded(folded)
+            }
+            other => other,
+        }
+    }
 }
 
 fn tally(
@@ -144,11 +205,19 @@ fn tally(
     matcher: Arc<Matcher>,
     cache: &mut RunCache,
     cancel: &AtomicBool,
+    keep: Keep,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> (TalliedRun, bool) {
     let (candidates, mut failures) = discover(roots);
     let key = cache_key(&matcher);
     let caching = cache.is_enabled();
+    let above = crate::formats::results_above(roots);
+    let fold = keep == Keep::Counts
+        && above.is_empty()
+        && candidates
+            .iter()
+            .all(|c| crate::formats::parquet::is_parquet(&c.path));
+    let rules = matcher.rules().len();
     let mut tally = Tally::new(matcher.clone());
     let mut results = EvalResults::default();
     let complete = read_run_files(
@@ -159,8 +228,9 @@ fn tally(
         |Candidate { path, .. }, shared| {
             let (fresh, outcome) = match cached(shared, path, &key) {
                 Some(outcome) => (None, outcome),
-                None => read(path, &matcher, caching.then_some(key.as_str())),
+                None => read(path, &matcher, caching.then_some(key.as_str()), fold),
             };
+            let outcome = if fold { outcome.folded(rules) } else { outcome };
             FileRead {
                 item: outcome,
                 fresh,
@@ -175,13 +245,14 @@ fn tally(
                             tally.insert(t);
                         }
                     }
+                    Outcome::Folded(folded) => tally.fold(folded),
                     Outcome::Results(source) => results.sources.push(source),
                     Outcome::Failed(failure) => failures.push(failure),
                 }
             }
         },
     );
-    results.sources.extend(crate::formats::results_above(roots));
+    results.sources.extend(above);
     results.apply(tally.trajectories_mut());
     let run = TalliedRun {
         roots: roots.to_vec(),
@@ -213,10 +284,16 @@ fn cached(cache: &RunCache, path: &Path, key: &str) -> Option<Outcome> {
 }
 
 /// Reads and tallies `path`, with the cache entry that records it (summaries, and tallies
-/// under `key`) when there is a cache to keep it.
-fn read(path: &Path, matcher: &Matcher, key: Option<&str>) -> (Option<CacheEntry>, Outcome) {
+/// under `key`) when there is a cache to keep it. With `fold` and no cache, a Parquet
+/// file's rows are counted as they are read, never kept.
+fn read(
+    path: &Path,
+    matcher: &Matcher,
+    key: Option<&str>,
+    fold: bool,
+) -> (Option<CacheEntry>, Outcome) {
     let stamp = key.and_then(|_| file_stamp(path));
-    let (cached, extras, outcome) = read_outcome(path, matcher, key);
+    let (cached, extras, outcome) = read_outcome(path, matcher, key, fold);
     let entry = stamp.map(|(size, modified_ns)| CacheEntry {
         size,
         modified_ns,
@@ -227,11 +304,13 @@ fn read(path: &Path, matcher: &Matcher, key: Option<&str>) -> (Option<CacheEntry
 }
 
 /// Reads and tallies `path`: what to cache of it (its summaries and, under `key`, its
-/// tallies; nothing of its trajectories without a key) and the outcome.
+/// tallies; nothing of its trajectories without a key) and the outcome, folded when `fold`
+/// and nothing is cached.
 fn read_outcome(
     path: &Path,
     matcher: &Matcher,
     key: Option<&str>,
+    fold: bool,
 ) -> (CachedOutcome, BTreeMap<String, serde_json::Value>, Outcome) {
     // Without summaries to keep, the raw-byte tally may read the file (it falls back to the
     // exact read, done once). A Parquet dataset is walked row by row instead.
@@ -246,7 +325,13 @@ fn read_outcome(
         }
     }
     // Tallies and summaries read only steps: the messages the model saw are skipped.
-    let (outcome, cached, extras) = match read_file(path, matcher, key.is_some(), loaded) {
+    let fold = fold && key.is_none();
+    let (outcome, cached, extras) = match read_file(path, matcher, key.is_some(), loaded, fold) {
+        Ok(Read::Folded(folded)) => (
+            Outcome::Folded(folded),
+            CachedOutcome::Trajectories(Vec::new()),
+            BTreeMap::new(),
+        ),
         Ok(Read::Trajectories(tallies, summaries)) => {
             let mut extras = BTreeMap::new();
             if let Some(key) = key {
@@ -287,18 +372,28 @@ fn read_outcome(
 /// or the eval results it holds.
 enum Read {
     Trajectories(Vec<TrajectoryTally>, Vec<TrajectorySummary>),
+    /// A Parquet file's rows, counted as they were read.
+    Folded(FoldedTally),
     Results(ResultsSource),
 }
 
 /// Reads `path` for a tally. A Parquet dataset is walked a batch of rows at a time, each
 /// trajectory dropped once tallied: a tally of a million rows holds their tallies, not
-/// their steps.
+/// their steps; with `fold` (and no summaries), not even their tallies.
 fn read_file(
     path: &Path,
     matcher: &Matcher,
     summarise: bool,
     loaded: Option<Result<Loaded, LoadError>>,
+    fold: bool,
 ) -> Result<Read, LoadError> {
+    if fold && !summarise && crate::formats::parquet::is_parquet(path) {
+        let mut folded = FoldedTally::new(matcher.rules().len());
+        crate::formats::parquet::visit(path, &mut |t| {
+            folded.add(&TrajectoryTally::of(matcher, &t));
+        })?;
+        return Ok(Read::Folded(folded));
+    }
     let mut tallies = Vec::new();
     let mut summaries = Vec::new();
     let mut take = |t: &crate::model::Trajectory| {

@@ -9,8 +9,10 @@
 
 use super::exit_kind::ExitKind;
 use super::field::tool_calls_of;
+use super::folded_tally::{FoldedTally, add_rule_counts, add_tools};
 use super::labels::LabelSet;
 use super::matcher::Matcher;
+use super::overview::Overview;
 use super::rule::RuleId;
 use super::step_matches::StepHit;
 pub use crate::model::TrajectoryKey;
@@ -192,13 +194,20 @@ pub struct Split {
 }
 
 impl Split {
-    fn add(&mut self, outcome: Outcome, counts: Counts) {
+    pub(super) fn add(&mut self, outcome: Outcome, counts: Counts) {
         self.all.add(counts);
         match outcome {
             Outcome::Resolved => self.resolved.add(counts),
             Outcome::Unresolved => self.unresolved.add(counts),
             Outcome::Unknown => self.unknown.add(counts),
         }
+    }
+
+    pub(super) fn add_split(&mut self, other: &Split) {
+        self.all.add(other.all);
+        self.resolved.add(other.resolved);
+        self.unresolved.add(other.unresolved);
+        self.unknown.add(other.unknown);
     }
 
     pub fn get(&self, outcome: Option<Outcome>) -> Counts {
@@ -257,6 +266,9 @@ pub struct Tally {
     trajectories: Vec<TrajectoryTally>,
     index: HashMap<TrajectoryKey, usize>,
     labels: Vec<PlacedLabel>,
+    /// Trajectories counted and no longer kept ([`Tally::fold`]): in the counts, the
+    /// overview and [`Tally::len`], not in [`Tally::trajectories`] nor any drill-down.
+    folded: Option<FoldedTally>,
 }
 
 impl Tally {
@@ -266,6 +278,7 @@ impl Tally {
             trajectories: Vec::new(),
             index: HashMap::new(),
             labels: Vec::new(),
+            folded: None,
         }
     }
 
@@ -304,12 +317,36 @@ impl Tally {
         self.index.get(key).copied()
     }
 
+    /// Trajectories counted, folded ones included.
     pub fn len(&self) -> usize {
-        self.trajectories.len()
+        self.trajectories.len() + self.folded.as_ref().map_or(0, FoldedTally::len)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.trajectories.is_empty()
+        self.len() == 0
+    }
+
+    /// Adds the counts of trajectories that are not kept (after those folded before): a run
+    /// summed up as it is read. Their verdicts must be final, and labels cannot be placed on
+    /// them.
+    pub fn fold(&mut self, later: FoldedTally) {
+        match &mut self.folded {
+            Some(folded) => folded.append(later),
+            None => self.folded = Some(later),
+        }
+    }
+
+    /// The run at a glance: [`Overview::of`] the trajectories, folded ones included.
+    pub fn overview(&self) -> Overview {
+        let mut parts = self
+            .folded
+            .as_ref()
+            .map(|f| f.overview().clone())
+            .unwrap_or_default();
+        for t in &self.trajectories {
+            parts.add(t);
+        }
+        parts.finish()
     }
 
     /// Scans `trajectory` and adds it, replacing an earlier version of the same trajectory
@@ -379,7 +416,10 @@ impl Tally {
 
     /// Trajectories by outcome: (resolved, unresolved, unknown).
     pub fn outcomes(&self) -> (usize, usize, usize) {
-        let mut counts = (0, 0, 0);
+        let mut counts = self
+            .folded
+            .as_ref()
+            .map_or((0, 0, 0), |f| f.overview().outcomes());
         for t in &self.trajectories {
             match t.outcome() {
                 Outcome::Resolved => counts.0 += 1,
@@ -394,21 +434,14 @@ impl Tally {
     pub fn rule_counts(&self) -> Vec<Split> {
         let rules = self.matcher.rules().len();
         let mut splits = vec![Split::default(); rules];
+        if let Some(folded) = &self.folded {
+            for (split, other) in splits.iter_mut().zip(folded.rules()) {
+                split.add_split(other);
+            }
+        }
         let mut per_trajectory = vec![Counts::default(); rules];
         for t in &self.trajectories {
-            per_trajectory.fill(Counts::default());
-            for hit in &t.hits {
-                if let Some(c) = per_trajectory.get_mut(hit.rule) {
-                    c.matches += u64::from(hit.matches);
-                    c.steps += 1;
-                    c.trajectories = 1;
-                }
-            }
-            for (split, counts) in splits.iter_mut().zip(&per_trajectory) {
-                if counts.trajectories > 0 {
-                    split.add(t.outcome(), *counts);
-                }
-            }
+            add_rule_counts(&mut splits, &mut per_trajectory, t);
         }
         splits
     }
@@ -471,25 +504,17 @@ impl Tally {
 
     /// Tool use across the run, most calls first.
     pub fn tools(&self) -> Vec<ToolRow> {
-        let mut rows: HashMap<&str, Split> = HashMap::new();
+        let mut rows: HashMap<String, Split> = self
+            .folded
+            .as_ref()
+            .map(|f| f.tools().clone())
+            .unwrap_or_default();
         for t in &self.trajectories {
-            for tool in &t.tools {
-                rows.entry(&tool.name).or_default().add(
-                    t.outcome(),
-                    Counts {
-                        matches: u64::from(tool.calls),
-                        steps: u64::from(tool.steps),
-                        trajectories: 1,
-                    },
-                );
-            }
+            add_tools(&mut rows, t);
         }
         let mut rows: Vec<ToolRow> = rows
             .into_iter()
-            .map(|(name, counts)| ToolRow {
-                name: name.to_string(),
-                counts,
-            })
+            .map(|(name, counts)| ToolRow { name, counts })
             .collect();
         rows.sort_by(|a, b| {
             b.counts

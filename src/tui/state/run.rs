@@ -111,6 +111,9 @@ pub struct Progress {
     pub files_total: Option<usize>,
     pub bytes_done: u64,
     pub bytes_total: u64,
+    /// Rows listed from a file still being read (a Parquet dataset's shard): the gauge then
+    /// counts rows, since files and bytes stay at 0 for minutes.
+    pub rows_streamed: usize,
     pub finished: bool,
 }
 

@@ -102,6 +102,7 @@ pub fn files(state: &mut State, files: Vec<(u64, FileOutcome)>) {
 
 /// Rows of a file still being read: listed now, the file counted when it ends.
 pub fn rows(state: &mut State, mut rows: Vec<crate::model::TrajectorySummary>) {
+    state.run.progress.rows_streamed += rows.len();
     rows.retain(|r| !super::live::owns(state, &r.path));
     state.run.add_batch(rows, Vec::new());
 }

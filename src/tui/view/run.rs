@@ -109,6 +109,16 @@ fn title(state: &State, frame: &mut Frame, area: Rect) {
     let width = (area.width / 2).min(60);
     let gauge_area = Rect::new(area.right() - width, area.y, width, 1);
     let (ratio, label) = match p.files_total {
+        // A dataset's shard lists its rows long before it counts as read.
+        Some(total) if total > 0 && p.rows_streamed > 0 => (
+            p.files_done as f64 / total as f64,
+            format!(
+                "loading {} rows, file {}/{}",
+                units::count(state.run.rows.len() as u64),
+                (p.files_done + 1).min(total),
+                total
+            ),
+        ),
         Some(total) if total > 0 => (
             if p.bytes_total > 0 {
                 p.bytes_done as f64 / p.bytes_total as f64
