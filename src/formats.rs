@@ -59,7 +59,7 @@ pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
 pub use stream::{AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded};
-pub use swe_agent::{LongText, Wanted, read_sparse};
+pub use swe_agent::{LongText, Look, Skipped, Wanted, read_sparse};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

@@ -29,6 +29,7 @@ mod matcher;
 mod overview;
 pub mod pack;
 mod phase;
+mod raw_count;
 mod rule;
 mod rule_error;
 pub mod rule_file;

@@ -23,8 +23,8 @@ pub use label::{LabelKey, labels};
 pub use lazy::{LazySteps, LoadedStep, StepSource};
 pub use message::{Message, Role, ToolCall};
 pub use run::{EvalResults, LoadFailure, Prediction, ResultsSource, Run, normalise_model};
-pub(crate) use step::ERROR_MARKERS;
 pub use step::{ContextMessages, Exactness, Step, StepContext, StepKind, ToolResult};
+pub(crate) use step::{ERROR_MARKERS, NOT_AN_ERROR};
 pub use summary::{ForkLink, TrajectorySummary, exit_shown, forced_exit};
 pub use trajectory::{
     ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,

@@ -23,7 +23,7 @@ use serde_json::value::RawValue;
 use std::path::Path;
 
 pub use lazy::open as open_lazy;
-pub use sparse::{LongText, Wanted, read as read_sparse};
+pub use sparse::{LongText, Look, Skipped, Wanted, read as read_sparse};
 
 /// A message's content left undecoded (summaries and tallies read few of them).
 type Lazy<'a> = Option<&'a RawValue>;

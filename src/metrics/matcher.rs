@@ -60,6 +60,8 @@ struct Literals {
     lines: Option<AhoCorasick>,
     /// Pattern index → what an occurrence means.
     targets: Vec<Target>,
+    /// The patterns themselves, for the raw-byte tally's own automaton.
+    patterns: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -277,9 +279,7 @@ impl Matcher {
     /// What the raw-byte tally ([`super::sparse_tally`]) needs of these rules; `None` when
     /// they read the steps in ways it cannot follow.
     pub(crate) fn sparse_plan(&self) -> Option<&SparsePlan> {
-        self.sparse
-            .get_or_init(|| SparsePlan::new(&self.rules))
-            .as_ref()
+        self.sparse.get_or_init(|| SparsePlan::new(self)).as_ref()
     }
 
     /// The id of the rule named `name`.
@@ -287,8 +287,61 @@ impl Matcher {
         self.ids.get(name).copied()
     }
 
+    /// What the literal pass searches in `field`, for the raw-byte tally: each pattern with
+    /// the rule it counts for (`Ok`) or the index of the gated regex it gates (`Err`), and
+    /// the gated regexes (rule, regex, per line). `None` when the field has no literal pass;
+    /// `Some(None)` when the field also runs ungated regexes (or its automata did not build),
+    /// which only the decoded text can serve.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn literal_parts(
+        &self,
+        field: Field,
+    ) -> Option<
+        Option<(
+            Vec<(&str, Result<RuleId, usize>)>,
+            Vec<(RuleId, &Regex, bool)>,
+        )>,
+    > {
+        let scanner = self.scanners.iter().find(|s| s.field == field)?;
+        if scanner.regexes.is_some() {
+            return Some(None);
+        }
+        let Some(literals) = &scanner.literals else {
+            return Some(None);
+        };
+        let patterns = literals
+            .patterns
+            .iter()
+            .zip(&literals.targets)
+            .map(|(p, t)| {
+                let target = match t {
+                    Target::Count(id) => Ok(*id),
+                    Target::Gate(g) => Err(*g),
+                };
+                (p.as_str(), target)
+            })
+            .collect();
+        let gated = scanner
+            .gated
+            .iter()
+            .map(|g| (g.rule, &g.regex, g.per_line))
+            .collect();
+        Some(Some((patterns, gated)))
+    }
+
     /// Every rule's matches at every step of `trajectory`.
     pub fn scan(&self, trajectory: &Trajectory) -> StepMatches {
+        self.scan_with(trajectory, &mut |_, _| {})
+    }
+
+    /// [`Matcher::scan`], with `counted(i, row)` adding to step `i`'s row what was counted
+    /// elsewhere (the raw-byte tally's counts of texts it left empty) before the conditions
+    /// on the step and the sequences apply.
+    pub(crate) fn scan_with(
+        &self,
+        trajectory: &Trajectory,
+        counted: &mut dyn FnMut(usize, &mut [u32]),
+    ) -> StepMatches {
         let rules = self.rules.len();
         let mut matches = StepMatches::new(trajectory.steps.len(), rules);
         let mut scratch = Scratch::default();
@@ -297,6 +350,7 @@ impl Matcher {
             for scanner in &self.scanners {
                 scanner.count(step, row, &mut scratch);
             }
+            counted(i, row);
             for &id in &self.conditional {
                 if !self.step_qualifies(&self.rules[id], step) {
                     row[id] = 0;
@@ -416,6 +470,7 @@ impl FieldScanner {
                     automaton: automaton?,
                     lines,
                     targets,
+                    patterns: patterns.clone(),
                 })
             })
             .flatten();

@@ -1,23 +1,19 @@
 //! The uncached tally at the speed of reading the bytes: a SWE-agent file is tallied without
-//! decoding the long texts of its steps (observation, thought, response) that cannot hold
-//! anything the rules look for, nor its `history`. Whether a text can is decided on its raw,
-//! still escaped bytes, with one automaton per field of the escaped forms of every string the
-//! rules need there: the literal rules' patterns, the strings that gate regex and `unless`
-//! patterns ([`super::gate`]), and for observations the error markers of `Step::is_error`.
-//! A text without any of them is left empty, which gives the same counts, since every pattern
-//! needs one of them and none matches the empty string.
+//! decoding its `history` nor, mostly, the long texts of its steps (observation, thought,
+//! response). Each such text is searched once, on its raw, still escaped bytes, with one
+//! automaton per field of the escaped forms of every string the rules need there: the literal
+//! rules' patterns (counted there), the strings that gate regexes (each regex then runs on
+//! the decoded lines holding one) and `unless` patterns, and for observations the error
+//! markers of `Step::is_error` ([`super::raw_count`] says why the counts are the decoded
+//! text's). The text is left empty in the step and its counts are added to the step's row.
 //!
-//! Why that is exact: a JSON writer escapes `"`, `\` and control characters in one way each,
-//! and may write any character as `\uXXXX` (`/` also as `\/`). A decoded text holding a string
-//! holds its escaped form in the raw bytes, unless one of its characters was written as
-//! `\uXXXX` or `\/`: a text with such an escape of a character that a needed string contains
-//! is decoded whatever the automaton says.
-//!
-//! What the automaton cannot decide is decoded: every text of a field that a `when`
-//! condition or a classifier reads (they test emptiness, prefixes, windows, counts), or
-//! that a regex or `unless` pattern without a gate string searches. Files it cannot read exactly fall back one by one
-//! ([`crate::formats::read_sparse`]); so does every file when the caller needs summaries
-//! (the run cache): their warnings come from `history`.
+//! What the raw bytes cannot decide is decoded and tallied the exact way: every text of a
+//! field that a `when` condition or a classifier reads (they test emptiness, prefixes,
+//! windows, counts), or that a regex or `unless` pattern without a gate string searches; a
+//! text where an `unless` gate string occurs; a text that writes a character of the searched
+//! strings as `\uXXXX`; the observations a `same_observation` sequence compares. Files it
+//! cannot read exactly fall back one by one ([`crate::formats::read_sparse`]); so does every
+//! file when the caller needs summaries (the run cache): their warnings come from `history`.
 
 use super::Matcher;
 use super::classifier::{Case, Then};
@@ -25,13 +21,12 @@ use super::condition::Condition;
 use super::field::Field;
 use super::gate::gate;
 use super::matcher::pattern_regex;
-use super::rule::Rule;
+use super::raw_count::{Counted, Found, RawField, RawGated, RawTarget};
 use super::tally::TrajectoryTally;
 use crate::formats::{
-    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Wanted, check_fits, load_bytes_with,
+    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Wanted, check_fits, load_bytes_with,
     load_file_with, read_sparse,
 };
-use aho_corasick::AhoCorasick;
 use std::path::Path;
 
 /// Set (to anything) to tally every file by the exact path.
@@ -53,23 +48,18 @@ enum FieldNeeds {
     Nothing,
     /// A rule reads it in a way only the decoded text tells: always decode.
     Everything,
-    /// Decode where one of these strings may occur.
-    Strings {
-        /// The escaped forms, as they stand in the raw bytes.
-        escaped: AhoCorasick,
-        /// Every character of the strings: a `\uXXXX` of one of them forces decoding.
-        chars: Vec<char>,
-    },
+    /// Count on the raw bytes, decoding only where that cannot.
+    Raw(Box<RawField>),
 }
 
 impl SparsePlan {
-    /// The plan for `rules` (a matcher's, valid ones only); `None` when an automaton cannot
-    /// be built.
-    pub(crate) fn new(rules: &[Rule]) -> Option<SparsePlan> {
+    /// The plan for `matcher`'s rules; `None` when an automaton cannot be built.
+    pub(crate) fn new(matcher: &Matcher) -> Option<SparsePlan> {
         // For benchmarks and bisecting: the exact path alone, in the same binary.
         if std::env::var_os(EXACT_ENV).is_some() {
             return None;
         }
+        let rules = matcher.rules();
         // Conditions test emptiness, prefixes, windows, counts: the fields they read are
         // always decoded.
         let mut read_whole: Vec<Field> = Vec::new();
@@ -85,66 +75,85 @@ impl SparsePlan {
                 case_fields(&classifier.cases, &mut read_whole);
             }
         }
-        let needs = |field: Field, extra: &[&str]| -> Option<FieldNeeds> {
+        let needs = |field: Field, markers: bool| -> Option<FieldNeeds> {
             if read_whole.iter().any(|f| f.covers(field)) {
                 return Some(FieldNeeds::Everything);
             }
-            let mut strings: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-            for rule in rules.iter().filter(|r| r.field.covers(field)) {
-                if let Some(p) = &rule.pattern {
-                    if !p.regex && !p.ignore_case {
-                        strings.push(p.text.clone());
-                    } else {
-                        match gate(&pattern_regex(p)) {
-                            Some(g) => strings.extend(g.literals),
-                            None => return Some(FieldNeeds::Everything),
-                        }
+            let mut strings: Vec<(String, RawTarget)> = Vec::new();
+            let mut gated = Vec::new();
+            match matcher.literal_parts(field) {
+                None => {}
+                Some(None) => return Some(FieldNeeds::Everything),
+                Some(Some((patterns, regexes))) => {
+                    for (pattern, target) in patterns {
+                        let target = match target {
+                            Ok(rule) => RawTarget::Count(rule),
+                            Err(g) => RawTarget::Gate(g),
+                        };
+                        strings.push((pattern.to_string(), target));
                     }
+                    gated = regexes
+                        .into_iter()
+                        .map(|(rule, regex, per_line)| RawGated {
+                            rule,
+                            regex: regex.clone(),
+                            per_line,
+                        })
+                        .collect();
                 }
-                // `unless` reads the rule's fields once a pattern counted, maybe elsewhere.
+            }
+            // `unless` reads the rule's fields once a pattern counted, maybe elsewhere: a
+            // text where its pattern may match is decoded.
+            for rule in rules.iter().filter(|r| r.field.covers(field)) {
                 if let Some(u) = &rule.unless {
                     match gate(&pattern_regex(u)) {
-                        Some(g) => strings.extend(g.literals),
+                        Some(g) => {
+                            strings.extend(g.literals.into_iter().map(|l| (l, RawTarget::Unless)))
+                        }
                         None => return Some(FieldNeeds::Everything),
                     }
                 }
             }
+            if markers {
+                strings.extend(
+                    crate::model::ERROR_MARKERS
+                        .iter()
+                        .map(|m| (m.to_string(), RawTarget::Marker)),
+                );
+                strings.push((
+                    crate::model::NOT_AN_ERROR.to_string(),
+                    RawTarget::NotAMarker,
+                ));
+            }
             if strings.is_empty() {
                 return Some(FieldNeeds::Nothing);
             }
-            strings.sort();
-            strings.dedup();
-            let escaped: Vec<String> = strings.iter().map(|s| escape(s)).collect();
-            let mut chars: Vec<char> = strings.iter().flat_map(|s| s.chars()).collect();
-            chars.sort_unstable();
-            chars.dedup();
-            Some(FieldNeeds::Strings {
-                escaped: AhoCorasick::new(&escaped).ok()?,
-                chars,
-            })
+            Some(FieldNeeds::Raw(Box::new(RawField::new(strings, gated)?)))
         };
         Some(SparsePlan {
-            observation: needs(Field::Observation, crate::model::ERROR_MARKERS)?,
-            thought: needs(Field::Thought, &[])?,
-            response: needs(Field::Response, &[])?,
+            observation: needs(Field::Observation, true)?,
+            thought: needs(Field::Thought, false)?,
+            response: needs(Field::Response, false)?,
             repeated_observations: rules.iter().any(|r| r.is_sequence() && r.same_observation),
         })
     }
 
-    /// Whether the text of `field` whose raw bytes (between the quotes) are `raw` must be
-    /// decoded.
-    fn keep(&self, field: LongText, raw: &[u8]) -> bool {
+    /// What to do with the text of `field` whose raw bytes (between the quotes) are `raw`;
+    /// `None` when the file must be read the exact way.
+    fn look(&self, field: LongText, raw: &[u8]) -> Option<Look<Counted>> {
         let needs = match field {
             LongText::Observation => &self.observation,
             LongText::Thought => &self.thought,
             LongText::Response => &self.response,
         };
         match needs {
-            FieldNeeds::Nothing => false,
-            FieldNeeds::Everything => true,
-            FieldNeeds::Strings { escaped, chars } => {
-                escaped.is_match(raw) || escapes_one_of(raw, chars)
-            }
+            FieldNeeds::Nothing => Some(Look::Skip(Counted::default())),
+            FieldNeeds::Everything => Some(Look::Decode),
+            FieldNeeds::Raw(scan) => match scan.count(raw) {
+                Found::Counted(counted) => Some(Look::Skip(counted)),
+                Found::Decode => Some(Look::Decode),
+                Found::Broken => None,
+            },
         }
     }
 }
@@ -172,42 +181,6 @@ fn case_fields(cases: &[Case], out: &mut Vec<Field>) {
             case_fields(inner, out);
         }
     }
-}
-
-/// How a JSON writer that escapes only what it must writes `text` (serde and Python alike:
-/// `"`, `\`, `\n`, `\t`, … ; other control characters as `\u00XX`, which [`escapes_one_of`]
-/// catches).
-fn escape(text: &str) -> String {
-    let quoted = serde_json::to_string(text).unwrap_or_default();
-    quoted
-        .strip_prefix('"')
-        .and_then(|s| s.strip_suffix('"'))
-        .unwrap_or(&quoted)
-        .to_string()
-}
-
-/// Whether `raw` writes one of `chars` in a form [`escape`] does not give: `\uXXXX` (a
-/// surrogate pair counts as any character outside the basic plane) or `\/`.
-fn escapes_one_of(raw: &[u8], chars: &[char]) -> bool {
-    memchr::memchr_iter(b'\\', raw).any(|at| {
-        // An escaped backslash's second half is never a `\u`: worst case it counts as one,
-        // which only decodes a text that did not need it.
-        match raw.get(at + 1) {
-            Some(b'/') => chars.contains(&'/'),
-            Some(b'u') => {
-                let hex = raw
-                    .get(at + 2..at + 6)
-                    .and_then(|h| std::str::from_utf8(h).ok())
-                    .and_then(|h| u32::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(0xD800..=0xDFFF) => chars.iter().any(|c| u32::from(*c) > 0xFFFF),
-                    Some(code) => char::from_u32(code).is_none_or(|c| chars.contains(&c)),
-                    None => true,
-                }
-            }
-            _ => false,
-        }
-    })
 }
 
 /// How one file was read: tallied from its raw bytes, or loaded for the exact path.
@@ -245,13 +218,39 @@ fn tally_bytes(
     matcher: &Matcher,
     plan: &SparsePlan,
 ) -> Option<Vec<TrajectoryTally>> {
-    let keep = |field: LongText, raw: &[u8]| plan.keep(field, raw);
+    let look = |field: LongText, raw: &[u8]| plan.look(field, raw);
     let wanted = Wanted {
-        keep: &keep,
+        look: &look,
         repeated_observations: plan.repeated_observations,
     };
-    let trajectory = read_sparse(path, bytes, &wanted)?;
-    Some(vec![TrajectoryTally::of(matcher, &trajectory)])
+    let (trajectory, skipped) = read_sparse(path, bytes, &wanted)?;
+    let error_at = |i: usize| {
+        skipped
+            .get(i)
+            .and_then(|s| s.observation.as_ref())
+            .is_some_and(|c| c.error)
+    };
+    let mut counted = |i: usize, row: &mut [u32]| {
+        let Some(s) = skipped.get(i) else {
+            return;
+        };
+        for made in [&s.observation, &s.thought, &s.response]
+            .into_iter()
+            .flatten()
+        {
+            for &(rule, n) in &made.counts {
+                if let Some(cell) = row.get_mut(rule) {
+                    *cell = cell.saturating_add(n);
+                }
+            }
+        }
+    };
+    Some(vec![TrajectoryTally::of_parts(
+        matcher,
+        &trajectory,
+        &error_at,
+        &mut counted,
+    )])
 }
 
 /// The tallies of `path` by the raw-byte path, or `None` when the rules or the file take the
@@ -260,28 +259,4 @@ pub fn sparse_tally_file(path: &Path, matcher: &Matcher) -> Option<Vec<Trajector
     let plan = matcher.sparse_plan()?;
     let bytes = std::fs::read(path).ok()?;
     tally_bytes(path, &bytes, matcher, plan)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escaped_forms_and_unicode_escapes() {
-        assert_eq!(escape("a\"b\\c\nd"), r#"a\"b\\c\nd"#);
-        let chars: Vec<char> = "Error/".chars().collect();
-        assert!(
-            escapes_one_of(br"x \u0045rror", &chars),
-            "E written as \\u0045"
-        );
-        assert!(
-            !escapes_one_of(br"caf\u00e9 \n", &chars),
-            "é is in no string"
-        );
-        assert!(escapes_one_of(br"a\/b", &chars));
-        assert!(!escapes_one_of(br"a\/b", &['E']));
-        assert!(escapes_one_of(br"\u12", &['E']), "a cut escape decodes");
-        assert!(escapes_one_of(br"\ud83d\ude00", &['\u{1F600}']));
-        assert!(!escapes_one_of(br"\ud83d\ude00", &['E']));
-    }
 }

@@ -78,6 +78,18 @@ pub struct TrajectoryTally {
 impl TrajectoryTally {
     /// Scans `trajectory` with `matcher`.
     pub fn of(matcher: &Matcher, trajectory: &Trajectory) -> TrajectoryTally {
+        TrajectoryTally::of_parts(matcher, trajectory, &|_| false, &mut |_, _| {})
+    }
+
+    /// [`TrajectoryTally::of`] for a trajectory some of whose texts were counted on their raw
+    /// bytes and left empty (`metrics::sparse_tally`): `error_at(i)` says step `i`'s
+    /// observation held an error marker, `counted(i, row)` adds its counts.
+    pub(crate) fn of_parts(
+        matcher: &Matcher,
+        trajectory: &Trajectory,
+        error_at: &dyn Fn(usize) -> bool,
+        counted: &mut dyn FnMut(usize, &mut [u32]),
+    ) -> TrajectoryTally {
         let mut tools: Vec<ToolUse> = Vec::new();
         for step in &trajectory.steps {
             let mut seen_here: Vec<&str> = Vec::new();
@@ -103,7 +115,7 @@ impl TrajectoryTally {
         // A run keeps one tally per trajectory until its end (100,000 rows of a dataset):
         // the vectors' spare capacity from growing would be kept with it.
         tools.shrink_to_fit();
-        let mut hits = matcher.scan(trajectory).hits();
+        let mut hits = matcher.scan_with(trajectory, counted).hits();
         hits.shrink_to_fit();
         let mut patch_files = trajectory
             .submission
@@ -113,7 +125,11 @@ impl TrajectoryTally {
         TrajectoryTally {
             header: trajectory.header.listed(),
             forced_exit: crate::model::forced_exit(trajectory),
-            error_steps: Some(trajectory.error_steps()),
+            error_steps: Some(
+                (trajectory.steps.iter().enumerate())
+                    .filter(|(i, s)| error_at(*i) || s.is_error())
+                    .count(),
+            ),
             steps: trajectory.steps.len(),
             usage: trajectory.total_usage(),
             patch_lines: trajectory.patch_lines(),

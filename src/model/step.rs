@@ -211,6 +211,10 @@ pub(crate) const ERROR_MARKERS: &[&str] = &[
     "fatal: ",
 ];
 
+/// Gemini CLI reports every shell command's stderr as `Error: (none)` when it is empty: the
+/// marker `Error: ` where this starts is no error.
+pub(crate) const NOT_AN_ERROR: &str = "Error: (none)";
+
 impl Step {
     /// A step the log flags as failed, or whose observation reads like an error.
     pub fn is_error(&self) -> bool {
@@ -270,7 +274,7 @@ fn has_error_marker(head: &str) -> bool {
             .ok()
     });
     // Gemini CLI reports every shell command's stderr as `Error: (none)` when it is empty.
-    let counts = |at: usize| !head[at..].starts_with("Error: (none)");
+    let counts = |at: usize| !head[at..].starts_with(NOT_AN_ERROR);
     let Some(markers) = markers else {
         return ERROR_MARKERS
             .iter()

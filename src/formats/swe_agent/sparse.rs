@@ -1,9 +1,9 @@
 //! A SWE-agent `.traj` read for a tally only: the steps' long texts (observation, thought,
 //! response) are decoded only where the caller, looking at their raw (still escaped) bytes,
-//! says it needs them, and left empty elsewhere; `history` and the exact contexts are
-//! crossed without being decoded or checked. The caller's test must be exact: a text left
-//! empty must be one it would have found nothing in (`metrics::sparse_tally` searches the
-//! escaped form of every literal its rules need).
+//! says it needs them, and left empty elsewhere, with what the caller made of the raw bytes
+//! kept beside the step; `history` and the exact contexts are crossed without being decoded
+//! or checked. The caller's reading must be exact: `metrics::sparse_tally` counts on the raw
+//! bytes what its rules would count on the decoded text.
 //!
 //! Only what this reader can give exactly as the full read does is read here; anything else
 //! gives `None` and the file is read the usual way: history-only files, files whose history
@@ -25,10 +25,26 @@ pub enum LongText {
     Response,
 }
 
+/// What the caller makes of a text's raw bytes.
+pub enum Look<T> {
+    /// Decode the text into the step.
+    Decode,
+    /// Leave the text empty and keep this beside the step.
+    Skip(T),
+}
+
+/// What the caller left undecoded of one step's texts, and what it made of them.
+pub struct Skipped<T> {
+    pub observation: Option<T>,
+    pub thought: Option<T>,
+    pub response: Option<T>,
+}
+
 /// What the caller needs decoded.
-pub struct Wanted<'a> {
-    /// Whether a text, given its raw bytes between the quotes, must be decoded.
-    pub keep: &'a (dyn Fn(LongText, &[u8]) -> bool + Sync),
+pub struct Wanted<'a, T> {
+    /// What to do with a text, given its raw bytes between the quotes; `None` to read the
+    /// file the usual way.
+    pub look: &'a (dyn Fn(LongText, &[u8]) -> Option<Look<T>> + Sync),
     /// Decode the observations of two steps in a row with the same action (a sequence rule
     /// compares them).
     pub repeated_observations: bool,
@@ -44,9 +60,14 @@ struct StepSpans {
     messages: bool,
 }
 
-/// The trajectory of `bytes` with its steps' long texts decoded only where `wanted` says;
-/// `None` when the file is not one this reader gives exactly (read it the usual way).
-pub fn read(path: &Path, bytes: &[u8], wanted: &Wanted<'_>) -> Option<Trajectory> {
+/// The trajectory of `bytes` with its steps' long texts decoded only where `wanted` says, and
+/// per step what the caller made of the others; `None` when the file is not one this reader
+/// gives exactly (read it the usual way).
+pub fn read<T>(
+    path: &Path,
+    bytes: &[u8],
+    wanted: &Wanted<'_, T>,
+) -> Option<(Trajectory, Vec<Skipped<T>>)> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
     if bytes[start] != b'{'
         || !matches!(
@@ -100,9 +121,10 @@ pub fn read(path: &Path, bytes: &[u8], wanted: &Wanted<'_>) -> Option<Trajectory
         }
         .to_string(),
     );
-    t.steps = build_steps(bytes, &steps, wanted)?;
+    let (built, skipped) = build_steps(bytes, &steps, wanted)?;
+    t.steps = built;
     t.number_steps();
-    Some(t)
+    Some((t, skipped))
 }
 
 /// The spans of each step's members; `None` when a step is not an object of the shape the
@@ -150,32 +172,50 @@ fn step_spans(bytes: &[u8], list: Span) -> Option<Vec<StepSpans>> {
     Some(steps)
 }
 
-fn build_steps(bytes: &[u8], spans: &[StepSpans], wanted: &Wanted<'_>) -> Option<Vec<Step>> {
+#[allow(clippy::type_complexity)]
+fn build_steps<T>(
+    bytes: &[u8],
+    spans: &[StepSpans],
+    wanted: &Wanted<'_, T>,
+) -> Option<(Vec<Step>, Vec<Skipped<T>>)> {
     let mut steps: Vec<Step> = Vec::with_capacity(spans.len());
+    let mut skipped: Vec<Skipped<T>> = Vec::with_capacity(spans.len());
     for (i, s) in spans.iter().enumerate() {
+        let (thought, thought_skip) =
+            long_text(bytes, &s.thought, LongText::Thought, wanted, false)?;
+        let (response, response_skip) =
+            long_text(bytes, &s.response, LongText::Response, wanted, false)?;
         let mut step = Step {
             action: text(bytes, &s.action)?,
-            thought: long_text(bytes, &s.thought, LongText::Thought, wanted, false)?,
-            response: long_text(bytes, &s.response, LongText::Response, wanted, false)?,
+            thought,
+            response,
             ..Step::default()
         };
         let repeated = wanted.repeated_observations
             && i > 0
             && steps[i - 1].action.trim() == step.action.trim();
-        step.observation = long_text(
+        let (observation, observation_skip) = long_text(
             bytes,
             &s.observation,
             LongText::Observation,
             wanted,
             repeated,
         )?;
+        step.observation = observation;
         if repeated && steps[i - 1].observation.is_empty() {
+            // Decoded now, so tallied from its text: what was made of its bytes goes.
             steps[i - 1].observation = text(bytes, &spans[i - 1].observation)?;
+            skipped[i - 1].observation = None;
         }
         step.tool = tool_of(&step);
         steps.push(step);
+        skipped.push(Skipped {
+            observation: observation_skip,
+            thought: thought_skip,
+            response: response_skip,
+        });
     }
-    Some(steps)
+    Some((steps, skipped))
 }
 
 /// A text member decoded as the full read decodes it ([`Text`]: any JSON as text).
@@ -189,20 +229,23 @@ fn text(bytes: &[u8], span: &Option<Span>) -> Option<String> {
 }
 
 /// A long text, decoded when it is not a plain string, when `force`, or when the caller
-/// keeps it; else empty.
-fn long_text(
+/// asks; else empty, with what the caller made of its raw bytes.
+fn long_text<T>(
     bytes: &[u8],
     span: &Option<Span>,
     which: LongText,
-    wanted: &Wanted<'_>,
+    wanted: &Wanted<'_, T>,
     force: bool,
-) -> Option<String> {
+) -> Option<(String, Option<T>)> {
     let Some(s) = span else {
-        return Some(String::new());
+        return Some((String::new(), None));
     };
     let raw = &bytes[s.clone()];
-    if force || raw.len() < 2 || raw[0] != b'"' || (wanted.keep)(which, &raw[1..raw.len() - 1]) {
-        return text(bytes, span);
+    if force || raw.len() < 2 || raw[0] != b'"' {
+        return Some((text(bytes, span)?, None));
     }
-    Some(String::new())
+    match (wanted.look)(which, &raw[1..raw.len() - 1])? {
+        Look::Decode => Some((text(bytes, span)?, None)),
+        Look::Skip(made) => Some((String::new(), Some(made))),
+    }
 }
