@@ -2,6 +2,14 @@
 //! `.traj` files open through their own scan (which never decodes `history`); every other
 //! JSON or JSON Lines file through the slim read of [`super::stream`]. Text logs (Aider,
 //! Llama prompts) and Inspect archives are read whole, as before.
+//!
+//! A big JSON Lines log (or event list) can also be opened in two goes: its first steps at
+//! once ([`open_first`]), then the whole index ([`open_lazy_counted`]), so that its first
+//! step is on screen long before the last one is indexed.
+
+mod first;
+
+pub use first::open_first;
 
 use super::LoadError;
 use super::detect::format_from_first_key;
@@ -129,13 +137,24 @@ pub fn open_lazy(
     path: &Path,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
+    open_lazy_counted(path, &mut |_| Ok(()), on_step)
+}
+
+/// [`open_lazy`], telling `progress` how many bytes of the file were read so far (an error
+/// from it stops the open: a cancelled one). A SWE-agent file's own scan says nothing.
+pub fn open_lazy_counted(
+    path: &Path,
+    progress: stream::Progress<'_>,
+    on_step: &mut (dyn FnMut(Step) + Send),
+) -> Result<Option<Trajectory>, LoadError> {
+    let mut whole = stream::Part::whole(progress);
     match lazy_format(path) {
         Ok(Format::SweAgent) => match swe_agent::open_lazy(path, on_step)? {
             Some(trajectory) => Ok(Some(trajectory)),
-            None => stream::open_lazy(path, stream::SLIM_ABOVE, on_step),
+            None => stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step),
         },
         Ok(_) | Err(LoadError::Unrecognized { .. }) => {
-            stream::open_lazy(path, stream::SLIM_ABOVE, on_step)
+            stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step)
         }
         Err(err) => Err(err),
     }
