@@ -12,6 +12,10 @@ use super::{LoadError, lazy_format, stream};
 use crate::model::{Format, Step, Trajectory};
 use std::path::Path;
 
+/// A part this big that still does not say which format the file is (it holds too few
+/// records to tell, as the record reader looks at a few MB) never will.
+const TELLS_FORMAT: u64 = 4 << 20;
+
 /// Opens the start of `path` (at least `start` bytes) lazily until it holds `want` whole
 /// steps, calling `on_step` with each of them (long strings as previews, as
 /// [`super::open_lazy`] does). The trajectory's steps are marked incomplete
@@ -46,6 +50,10 @@ pub fn open_first(
         });
         let trajectory = match opened {
             Ok(Some(trajectory)) => trajectory,
+            Ok(None) if !whole && limit < TELLS_FORMAT => {
+                at = limit.saturating_mul(2);
+                continue;
+            }
             Ok(None) => return Ok(None),
             Err(_) if !whole => return Ok(None),
             Err(err) => return Err(err),
