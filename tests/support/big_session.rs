@@ -35,7 +35,7 @@ pub fn write(out: &Path, bytes: u64) -> usize {
         .collect();
     let mut file = std::io::BufWriter::new(std::fs::File::create(out).unwrap());
     let mut size = 0u64;
-    let mut line = |file: &mut std::io::BufWriter<std::fs::File>, value: &Value| {
+    let line = |file: &mut std::io::BufWriter<std::fs::File>, value: &Value| {
         let mut text = serde_json::to_string(value).unwrap();
         text.push('\n');
         file.write_all(text.as_bytes()).unwrap();
