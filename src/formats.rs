@@ -51,8 +51,8 @@ pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
 pub use lazy::{
-    LAZY_ABOVE, bounded_summaries, open_first, open_lazy, open_lazy_counted, open_lazy_quietly,
-    opens_lazily,
+    LAZY_ABOVE, LAZY_ENV, bounded_summaries, lazy_above, open_first, open_lazy, open_lazy_counted,
+    open_lazy_quietly, opens_lazily,
 };
 pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,

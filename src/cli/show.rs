@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{
-    LAZY_ABOVE, Loaded, load_file, open_first, open_lazy_quietly, opens_lazily,
+    Loaded, lazy_above, load_file, open_first, open_lazy_quietly, opens_lazily,
 };
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
@@ -133,7 +133,7 @@ pub fn open_judged_lazily(
     results: &super::results::ResultsArg,
 ) -> Result<Option<Trajectory>> {
     let (path, from_suffix) = split_index(file);
-    if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
+    if which.or(from_suffix).is_some() || !opens_lazily(&path, lazy_above()) {
         return Ok(None);
     }
     let Some(mut trajectory) = open_lazy_quietly(&path)? else {
@@ -209,7 +209,7 @@ fn open_one_step(
     index: usize,
 ) -> Result<Option<(Trajectory, String)>> {
     let (path, from_suffix) = split_index(file);
-    if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
+    if which.or(from_suffix).is_some() || !opens_lazily(&path, lazy_above()) {
         return Ok(None);
     }
     let first = match index {

@@ -22,6 +22,19 @@ use std::path::Path;
 /// size parses whole in about half a second and holds twice its size in memory).
 pub const LAZY_ABOVE: u64 = 64 << 20;
 
+/// Sets, in MiB, the size from which `trajscope show` and `trajscope export` open a file
+/// lazily (`0`: every file whose format can), as `lazy_above_mb` does in the app's config.
+pub const LAZY_ENV: &str = "TRAJSCOPE_LAZY_ABOVE_MB";
+
+/// The size from which the command line opens files lazily: [`LAZY_ENV`] when set to a
+/// number, else [`LAZY_ABOVE`].
+pub fn lazy_above() -> u64 {
+    std::env::var(LAZY_ENV)
+        .ok()
+        .and_then(|mb| mb.trim().parse::<u64>().ok())
+        .map_or(LAZY_ABOVE, |mb| mb.saturating_mul(1 << 20))
+}
+
 /// Whether `path` would open lazily at `threshold`: big enough, and of a format that can.
 /// Reads the file's first bytes.
 pub fn opens_lazily(path: &Path, threshold: u64) -> bool {

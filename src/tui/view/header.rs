@@ -73,7 +73,10 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
     if errors > 0 {
         second.push(sep());
         second.push(Span::styled(
-            format!("{errors} with errors"),
+            match t.indexing {
+                Some(_) => format!("{errors}+ with errors"),
+                None => format!("{errors} with errors"),
+            },
             theme.style(Paint::StepError),
         ));
     }
