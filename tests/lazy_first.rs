@@ -29,8 +29,8 @@ fn whole(path: &Path) -> Option<Trajectory> {
     (all.len() == 1).then(|| all.remove(0))
 }
 
-/// Cut at each line end (or some of them, evenly spread), the first steps opened are those
-/// of the whole read: as many rows as steps, each step read back the same, and the
+/// Cut at each line end and in the middle of each line (or some of them, evenly spread),
+/// the first steps opened are those of the whole read: as many rows as steps, each step read back the same, and the
 /// whole file (when every step is asked for) gives every step. Returns how many opens were compared, and how many of
 /// them read only part of the file.
 fn check(path: &Path) -> (usize, usize) {
@@ -41,7 +41,7 @@ fn check(path: &Path) -> (usize, usize) {
     let count = whole.step_count();
     let (mut compared, mut parts) = (0, 0);
     let text = std::fs::read(path).unwrap();
-    let ends: Vec<u64> = memchr_ends(&text);
+    let ends: Vec<u64> = cuts(&text);
     let step = ends.len().div_ceil(CUTS).max(1);
     let mut asks: Vec<(usize, u64)> = ends.iter().step_by(step).map(|&at| (1, at)).collect();
     asks.push((count + 1, 1));
@@ -78,13 +78,16 @@ fn check(path: &Path) -> (usize, usize) {
     (compared, parts)
 }
 
-/// The offset of each line end in `text`.
-fn memchr_ends(text: &[u8]) -> Vec<u64> {
-    text.iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b'\n')
-        .map(|(i, _)| i as u64)
-        .collect()
+/// Where to cut `text`: just past each line end, and halfway to the next one.
+fn cuts(text: &[u8]) -> Vec<u64> {
+    let mut cuts = Vec::new();
+    let mut last = 0;
+    for (i, _) in text.iter().enumerate().filter(|&(_, &b)| b == b'\n') {
+        cuts.push(((last + i as u64 + 1) / 2).max(1));
+        cuts.push(i as u64 + 1);
+        last = i as u64 + 1;
+    }
+    cuts
 }
 
 fn check_tree(root: &Path) -> (usize, usize) {

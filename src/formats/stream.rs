@@ -20,7 +20,7 @@ mod records;
 mod slim;
 
 pub use append::AppendedLog;
-pub use part::{Part, Progress, line_end};
+pub use part::{Part, Progress};
 
 use super::load::{Loaded, load_bytes_with};
 use super::task::{cut_at_close, task_from_prompt};

@@ -1,6 +1,7 @@
-//! The first steps of a big file, opened at once: its start is read, up to a line end, as
-//! the whole file would be (the same slim read and record reader, so the steps are the ones
-//! the whole index gives), and only the steps that part holds in full are kept. What the
+//! The first steps of a big file, opened at once: its start is read as the whole file would
+//! be (the same slim read and record reader, so the steps are the ones the whole index
+//! gives; the line or array item the part cuts through is left out), and only the steps
+//! that part holds in full are kept. What the
 //! TUI shows while the rest of the file is indexed, and what `show --step N` reads when N is
 //! near the start.
 //!
@@ -38,7 +39,7 @@ pub fn open_first(
         .len();
     let mut at = start;
     loop {
-        let limit = stream::line_end(path, at).map_err(|err| LoadError::io(path, err))?;
+        let limit = at.min(size);
         let whole = limit >= size;
         let mut part = stream::Part {
             limit,

@@ -3,8 +3,7 @@
 //! rest is indexed, and the bytes read so far for the index's progress line.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::Read;
 
 /// Called with the bytes read so far; an error stops the read with it (a cancelled open).
 pub type Progress<'a> = &'a mut (dyn FnMut(u64) -> std::io::Result<()> + Send);
@@ -12,7 +11,7 @@ pub type Progress<'a> = &'a mut (dyn FnMut(u64) -> std::io::Result<()> + Send);
 /// How much of a file an open reads, and who hears how far it has got.
 pub struct Part<'a> {
     /// Bytes read from the start (`u64::MAX`: all of them). A limit below the file's size
-    /// should fall on a line end ([`line_end`]), so that no record is cut.
+    /// may fall anywhere: the record it cuts through is left out.
     pub limit: u64,
     pub progress: Progress<'a>,
 }
@@ -52,44 +51,9 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
-/// The offset just past the first line end at or after `at` in `path` (its size when no
-/// line end follows): where a part of the file can stop without cutting a line.
-pub fn line_end(path: &Path, at: u64) -> std::io::Result<u64> {
-    let mut file = File::open(path)?;
-    let size = file.metadata()?.len();
-    if at >= size {
-        return Ok(size);
-    }
-    file.seek(SeekFrom::Start(at))?;
-    let mut offset = at;
-    let mut buffer = vec![0; 1 << 16];
-    loop {
-        let n = file.read(&mut buffer)?;
-        if n == 0 {
-            return Ok(offset);
-        }
-        if let Some(i) = memchr::memchr(b'\n', &buffer[..n]) {
-            return Ok(offset + i as u64 + 1);
-        }
-        offset += n as u64;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_part_ends_after_a_line_end() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.jsonl");
-        std::fs::write(&path, "{\"a\":1}\n{\"b\":2}\n{\"c\":").unwrap();
-        assert_eq!(line_end(&path, 0).unwrap(), 8);
-        assert_eq!(line_end(&path, 7).unwrap(), 8);
-        assert_eq!(line_end(&path, 8).unwrap(), 16);
-        assert_eq!(line_end(&path, 17).unwrap(), 21, "no line end: the whole file");
-        assert_eq!(line_end(&path, 99).unwrap(), 21);
-    }
 
     #[test]
     fn a_part_reads_its_limit_and_says_how_far() {
