@@ -50,7 +50,10 @@ pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
-pub use lazy::{LAZY_ABOVE, bounded_summaries, open_lazy, open_lazy_quietly, opens_lazily};
+pub use lazy::{
+    LAZY_ABOVE, LAZY_ENV, bounded_summaries, lazy_above, open_first, open_lazy, open_lazy_counted,
+    open_lazy_quietly, opens_lazily,
+};
 pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
     load_run_summaries,

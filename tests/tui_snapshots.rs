@@ -2,6 +2,8 @@
 //! 120x40. Each test says what its snapshot must show and asserts the key facts too, so a
 //! snapshot accepted by mistake still fails.
 
+#[path = "support/big_session.rs"]
+mod big_session;
 #[path = "support/tui.rs"]
 mod tui;
 
@@ -400,4 +402,82 @@ fn several_agents_are_named_in_the_step_list() {
         );
         assert!(text.contains("Step 1/4 · Manager · plan_0"));
     }
+}
+
+#[test]
+fn a_big_session_shows_its_first_steps_while_it_is_indexed() {
+    // A 6 MB session opened alone with lazy_above_mb = 1: its first steps arrive first (the
+    // loader sends them before reading the rest), and the header says the count is a floor
+    // and how far the index is; once it is done, the count is the whole file's and the
+    // same step is still shown.
+    use trajscope::tui::effect::Effect;
+    use trajscope::tui::msg::Msg;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    big_session::write(&path, 6 << 20);
+    let config = trajscope::tui::config::Config::parse(
+        "[options]\nlazy_above_mb = 1\n",
+        std::path::Path::new("t.toml"),
+        None,
+    );
+    let roots = vec![path.clone()];
+    let opening = trajscope::tui::job::opening(&roots, config.options.lazy_above);
+    let size = trajscope::tui::state::Size {
+        width: 120,
+        height: 40,
+    };
+    let mut state = trajscope::tui::state::State::with_opening(roots, config, size, opening);
+    let effects = trajscope::tui::update::start(&mut state);
+    let mut msgs = Vec::new();
+    let mut later = Vec::new();
+    for effect in effects {
+        let sent = std::sync::Mutex::new(Vec::new());
+        let send = |msg: Msg| {
+            sent.lock().unwrap().push(msg);
+            true
+        };
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let is_load = matches!(effect, Effect::LoadTrajectory { .. });
+        if is_load || matches!(effect, Effect::LoadRun { .. }) {
+            trajscope::tui::job::run(effect, &send, &never, None);
+        }
+        let sent = sent.into_inner().unwrap();
+        if is_load {
+            later = sent;
+        } else {
+            msgs.extend(sent);
+        }
+    }
+    let mut h = Harness::with_state(state);
+    for msg in msgs {
+        h.send(msg);
+    }
+    let mut later = later.into_iter();
+    let first = later.next().unwrap();
+    assert!(matches!(first, Msg::TrajectoryStarted { .. }), "{first:?}");
+    h.send(first);
+    let progress = later
+        .by_ref()
+        .find(|m| matches!(m, Msg::TrajectoryIndexing { read, total, .. } if read * 100 / total >= 40))
+        .unwrap();
+    h.send(progress);
+    keys(&mut h, "j");
+    let text = h.text();
+    insta::assert_snapshot!("first_steps_while_indexing_120x40", text);
+    assert!(text.contains("steps · indexing 4"), "{text}");
+    assert!(text.contains("Step 2/"), "{text}");
+    let floor = text.split("Step 2/").nth(1).unwrap();
+    assert!(floor.split_whitespace().next().unwrap().ends_with('+'), "{text}");
+    for msg in later {
+        h.send(msg);
+    }
+    let text = h.text();
+    assert!(!text.contains("indexing"), "{text}");
+    let t = h.state.trajectory.as_ref().unwrap();
+    let count = t.trajectory.as_ref().unwrap().step_count();
+    assert_eq!(t.step_index(), Some(2), "still on the step read");
+    assert!(
+        text.contains(&format!("{count} steps")) && text.contains(&format!("Step 2/{count} ")),
+        "{text}"
+    );
 }

@@ -4,7 +4,9 @@ use anyhow::{Context as _, Result, bail};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use trajscope::formats::{LAZY_ABOVE, Loaded, load_file, open_lazy_quietly, opens_lazily};
+use trajscope::formats::{
+    Loaded, lazy_above, load_file, open_first, open_lazy_quietly, opens_lazily,
+};
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
 
@@ -131,7 +133,7 @@ pub fn open_judged_lazily(
     results: &super::results::ResultsArg,
 ) -> Result<Option<Trajectory>> {
     let (path, from_suffix) = split_index(file);
-    if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
+    if which.or(from_suffix).is_some() || !opens_lazily(&path, lazy_above()) {
         return Ok(None);
     }
     let Some(mut trajectory) = open_lazy_quietly(&path)? else {
@@ -192,24 +194,37 @@ fn open_row(path: &Path, which: Option<usize>) -> Result<Trajectory> {
     }
 }
 
+/// Bytes of a big file read at first for `--step N` (grown until step N is in them).
+const FIRST_PART: u64 = 4 << 20;
+
 /// `--step N` of a file big enough to open lazily: the scan finds where each step is and
 /// only step N (with the messages of its context) is read back, so a 1 GB `.traj` is shown
-/// in bounded memory instead of read whole. `None`: open it the usual way. Returns the step
-/// and the trajectory's step count.
+/// in bounded memory instead of read whole. A JSON Lines log (or event list) is read only
+/// as far as step N ([`open_first`]): its step count is then a floor (`Step 3/350+`), as
+/// counting them all would read the whole file (`ls` and `stats` count them). `None`: open
+/// it the usual way. Returns the step and the trajectory's step count.
 fn open_one_step(
     file: &Path,
     which: Option<usize>,
     index: usize,
-) -> Result<Option<(Trajectory, usize)>> {
+) -> Result<Option<(Trajectory, String)>> {
     let (path, from_suffix) = split_index(file);
-    if which.or(from_suffix).is_some() || !opens_lazily(&path, LAZY_ABOVE) {
+    if which.or(from_suffix).is_some() || !opens_lazily(&path, lazy_above()) {
         return Ok(None);
     }
-    let Some(lazy) = open_lazy_quietly(&path)? else {
-        return Ok(None);
+    let first = match index {
+        0 => None,
+        _ => open_first(&path, index, FIRST_PART, &mut |_| {})?,
     };
-    let total = lazy.step_count();
-    if index == 0 || index > total {
+    let lazy = match first {
+        Some(first) => first,
+        None => match open_lazy_quietly(&path)? {
+            Some(lazy) => lazy,
+            None => return Ok(None),
+        },
+    };
+    let total = trajscope::present::facts::step_total(&lazy);
+    if index == 0 || index > lazy.step_count() {
         bail!(
             "{}: no step {index}; steps are numbered 1 to {total}",
             path.display()
@@ -303,7 +318,7 @@ fn print_header(t: &Trajectory) {
     }
 }
 
-fn print_step(step: &Step, total: usize) {
+fn print_step(step: &Step, total: impl std::fmt::Display) {
     let mut title = format!("Step {}/{total}", step.index);
     if let Some(agent) = &step.agent {
         title.push_str(&format!(" · {agent}"));

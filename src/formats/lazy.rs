@@ -2,6 +2,14 @@
 //! `.traj` files open through their own scan (which never decodes `history`); every other
 //! JSON or JSON Lines file through the slim read of [`super::stream`]. Text logs (Aider,
 //! Llama prompts) and Inspect archives are read whole, as before.
+//!
+//! A big JSON Lines log (or event list) can also be opened in two goes: its first steps at
+//! once ([`open_first`]), then the whole index ([`open_lazy_counted`]), so that its first
+//! step is on screen long before the last one is indexed.
+
+mod first;
+
+pub use first::open_first;
 
 use super::LoadError;
 use super::detect::format_from_first_key;
@@ -13,6 +21,19 @@ use std::path::Path;
 /// Files at least this big are opened lazily where their format allows (64 MiB: a file that
 /// size parses whole in about half a second and holds twice its size in memory).
 pub const LAZY_ABOVE: u64 = 64 << 20;
+
+/// Sets, in MiB, the size from which `trajscope show` and `trajscope export` open a file
+/// lazily (`0`: every file whose format can), as `lazy_above_mb` does in the app's config.
+pub const LAZY_ENV: &str = "TRAJSCOPE_LAZY_ABOVE_MB";
+
+/// The size from which the command line opens files lazily: [`LAZY_ENV`] when set to a
+/// number, else [`LAZY_ABOVE`].
+pub fn lazy_above() -> u64 {
+    std::env::var(LAZY_ENV)
+        .ok()
+        .and_then(|mb| mb.trim().parse::<u64>().ok())
+        .map_or(LAZY_ABOVE, |mb| mb.saturating_mul(1 << 20))
+}
 
 /// Whether `path` would open lazily at `threshold`: big enough, and of a format that can.
 /// Reads the file's first bytes.
@@ -129,13 +150,24 @@ pub fn open_lazy(
     path: &Path,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
+    open_lazy_counted(path, &mut |_| Ok(()), on_step)
+}
+
+/// [`open_lazy`], telling `progress` how many bytes of the file were read so far (an error
+/// from it stops the open: a cancelled one). A SWE-agent file's own scan says nothing.
+pub fn open_lazy_counted(
+    path: &Path,
+    progress: stream::Progress<'_>,
+    on_step: &mut (dyn FnMut(Step) + Send),
+) -> Result<Option<Trajectory>, LoadError> {
+    let mut whole = stream::Part::whole(progress);
     match lazy_format(path) {
         Ok(Format::SweAgent) => match swe_agent::open_lazy(path, on_step)? {
             Some(trajectory) => Ok(Some(trajectory)),
-            None => stream::open_lazy(path, stream::SLIM_ABOVE, on_step),
+            None => stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step),
         },
         Ok(_) | Err(LoadError::Unrecognized { .. }) => {
-            stream::open_lazy(path, stream::SLIM_ABOVE, on_step)
+            stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step)
         }
         Err(err) => Err(err),
     }

@@ -15,10 +15,12 @@
 
 mod append;
 mod inflate;
+mod part;
 mod records;
 mod slim;
 
 pub use append::AppendedLog;
+pub use part::{Part, Progress};
 
 use super::load::{Loaded, load_bytes_with};
 use super::task::{cut_at_close, task_from_prompt};
@@ -113,10 +115,22 @@ fn line_budget_error(path: &Path, line: usize, budget: u64) -> LoadError {
 }
 
 /// The trajectories of `path` read from its slim text: record by record where the format
-/// allows ([`records`]), else the slim text read whole by the format's reader.
-fn read_slim(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, LoadError> {
-    if let Some(trajectories) = records::read(path, threshold)? {
+/// allows ([`records`]), else the slim text read whole by the format's reader (not when
+/// only a `part` of it is read: `None`).
+fn read_slim(
+    path: &Path,
+    threshold: usize,
+    part: &mut Part,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
+    let size = file.metadata().map_err(|err| LoadError::io(path, err))?.len();
+    let whole = part.limit >= size;
+    let mut source = part.reader(file);
+    if let Some(trajectories) = records::read_from(path, &mut source, threshold, whole)? {
         return Ok(Some(trajectories));
+    }
+    if !whole {
+        return Ok(None);
     }
     let slim = slim_file(path, threshold)?;
     match load_bytes_with(path, &slim, Detail::Full)? {
@@ -129,12 +143,25 @@ fn read_slim(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, L
 /// (each a [`Trajectory::lazy`]). `None` when it is not JSON, or holds eval results: read
 /// it the usual way.
 pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    open_part(path, threshold, &mut Part::whole(&mut |_| Ok(())))
+}
+
+/// [`open`] reading only the `part` of the file it names. When that is not the whole file,
+/// the last step read is left out (its tool results may be in the lines not read) and the
+/// steps are marked incomplete ([`crate::model::StepSource::is_complete`]); a format
+/// without a record reader gives `None`.
+pub fn open_part(
+    path: &Path,
+    threshold: usize,
+    part: &mut Part,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
     if !is_json(path) {
         return Ok(None);
     }
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
-    let Some(mut trajectories) = read_slim(path, threshold)? else {
+    let complete = part.limit >= stamp.0;
+    let Some(mut trajectories) = read_slim(path, threshold, part)? else {
         return Ok(None);
     };
     if trajectories
@@ -150,7 +177,10 @@ pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
     };
     let io = |err| LoadError::io(path, err);
     for trajectory in &mut trajectories {
-        let steps = std::mem::take(&mut trajectory.steps);
+        let mut steps = std::mem::take(&mut trajectory.steps);
+        if !complete {
+            steps.pop();
+        }
         let messages = std::mem::take(&mut trajectory.messages);
         let cut_task = trajectory
             .task
@@ -166,19 +196,21 @@ pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
             modified: stamp.1,
             steps,
             messages,
+            complete,
         }));
     }
     Ok(Some(trajectories))
 }
 
-/// Opens `path` lazily when it holds one trajectory, calling `on_step` with each step (its
-/// long strings as previews: what a step list shows).
+/// Opens (the `part` of) `path` lazily when it holds one trajectory, calling `on_step` with
+/// each step (its long strings as previews: what a step list shows).
 pub fn open_lazy(
     path: &Path,
     threshold: usize,
+    part: &mut Part,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
-    let Some(mut trajectories) = open(path, threshold)? else {
+    let Some(mut trajectories) = open_part(path, threshold, part)? else {
         return Ok(None);
     };
     if trajectories.len() != 1 {
@@ -231,6 +263,8 @@ pub struct SlimSteps {
     modified: Option<SystemTime>,
     steps: Vec<Step>,
     messages: Vec<Message>,
+    /// The whole file was read: these are all its steps.
+    complete: bool,
 }
 
 /// Reaching the [`SlimSteps`] behind a [`LazySteps`] handle, for the read that holds all.
@@ -320,6 +354,10 @@ impl StepSource for SlimSteps {
 
     fn file_size(&self) -> u64 {
         self.size
+    }
+
+    fn is_complete(&self) -> bool {
+        self.complete
     }
 
     fn load(&self, index: usize) -> Result<LoadedStep, String> {

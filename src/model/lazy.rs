@@ -23,6 +23,12 @@ pub trait StepSource: Send + Sync {
     /// The file's size in bytes, for saying why the trajectory was opened this way.
     fn file_size(&self) -> u64;
 
+    /// Whether these are all the trajectory's steps; `false` for the first steps of a big
+    /// file, opened to show them while the rest is indexed (its step count is a floor).
+    fn is_complete(&self) -> bool {
+        true
+    }
+
     /// Calls `visit` with every step in order until it returns `false`, holding one at a
     /// time. Sources override this to read the file once rather than once per step.
     fn visit(&self, visit: &mut dyn FnMut(LoadedStep) -> bool) -> Result<(), String> {

@@ -23,6 +23,16 @@ pub fn resolved_explained(t: &TrajectoryHeader) -> &'static str {
     }
 }
 
+/// How many steps `t` has: `89876`, or `350+` while only the first steps of a big file are
+/// read ([`crate::model::StepSource::is_complete`]).
+pub fn step_total(t: &Trajectory) -> String {
+    let count = t.step_count();
+    match &t.lazy {
+        Some(lazy) if !lazy.is_complete() => format!("{count}+"),
+        _ => count.to_string(),
+    }
+}
+
 /// The format and its dialect: `swe-agent 0.x`.
 pub fn format(t: &TrajectoryHeader) -> String {
     match &t.format_detail {

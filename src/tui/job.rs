@@ -21,11 +21,11 @@ use super::search::{self, Query};
 use super::state::Opening;
 use super::state::compare::{CompareWith, Compared};
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
-use crate::formats::{Loaded, load_file, open_lazy};
+use crate::formats::{Loaded, load_file, open_first, open_lazy, open_lazy_counted};
 use crate::model::Trajectory;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs one effect's job to the end, sending what it finds through `send` (`false`:
 /// nobody listens any more) and checking `cancel` where the work is long. The runtime calls
@@ -49,9 +49,7 @@ pub fn run(
             id,
             source,
             lazy_above,
-        } => {
-            send(load_trajectory(id, &source, lazy_above));
-        }
+        } => load_trajectory_in_two(id, &source, lazy_above, send, cancel),
         Effect::LoadCompare { id, a, b } => {
             send(load_compare(id, &a, &b));
         }
@@ -128,6 +126,97 @@ pub fn load_trajectory(id: u64, source: &TrajectoryRef, lazy_above: u64) -> Msg 
     }
 }
 
+/// Bytes of a big file read first, and the steps wanted from them: the first step and a
+/// screenful of rows (more when the steps are bigger).
+const FIRST_PART: u64 = 4 << 20;
+const FIRST_STEPS: usize = 100;
+
+/// [`load_trajectory`], in two goes for a big JSON Lines log or event list: its first steps
+/// as soon as they are read (`TrajectoryStarted`), then, while the rest of the file is
+/// indexed, how far it got (`TrajectoryIndexing`), then every step (`TrajectoryLoaded`).
+/// Cancelling stops the index where it is, and nothing more is sent.
+pub fn load_trajectory_in_two(
+    id: u64,
+    source: &TrajectoryRef,
+    lazy_above: u64,
+    send: &(dyn Fn(Msg) -> bool + Sync),
+    cancel: &AtomicBool,
+) {
+    let Some(size) = lazy_size(source, lazy_above) else {
+        send(load_trajectory(id, source, lazy_above));
+        return;
+    };
+    let mut rows = Vec::new();
+    let first = open_first(&source.path, FIRST_STEPS, FIRST_PART, &mut |step| {
+        rows.push(StepRow::of(&step));
+    });
+    let first = match first {
+        Ok(Some(first)) => first,
+        // The whole open says what is wrong, with the line.
+        Ok(None) | Err(_) => {
+            send(load_trajectory(id, source, lazy_above));
+            return;
+        }
+    };
+    let complete = first.lazy.as_ref().is_none_or(|l| l.is_complete());
+    let loaded = Box::new(LoadedTrajectory {
+        trajectory: first,
+        steps: std::mem::take(&mut rows),
+    });
+    if complete {
+        send(Msg::TrajectoryLoaded {
+            id,
+            result: Ok(loaded),
+        });
+        return;
+    }
+    if !send(Msg::TrajectoryStarted { id, loaded }) {
+        return;
+    }
+    // A percent at a time: a hundred messages for the whole file, whatever its size.
+    let mut told = 0;
+    let mut progress = |read: u64| {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("cancelled"));
+        }
+        let percent = read.saturating_mul(100) / size.max(1);
+        if percent > told {
+            told = percent;
+            send(Msg::TrajectoryIndexing {
+                id,
+                read,
+                total: size,
+            });
+        }
+        Ok(())
+    };
+    let opened = open_lazy_counted(&source.path, &mut progress, &mut |step| {
+        rows.push(StepRow::of(&step));
+    });
+    if cancel.load(Ordering::Relaxed) {
+        return;
+    }
+    let result = match opened {
+        Ok(Some(trajectory)) => Ok(LoadedTrajectory {
+            trajectory,
+            steps: rows,
+        }),
+        Ok(None) => read_trajectory(source).map(LoadedTrajectory::new),
+        Err(err) => Err(err.to_string()),
+    };
+    send(Msg::TrajectoryLoaded {
+        id,
+        result: result.map(Box::new),
+    });
+}
+
+/// The size of the file `source` names when it is one trajectory of at least `lazy_above`
+/// bytes (what may open lazily).
+fn lazy_size(source: &TrajectoryRef, lazy_above: u64) -> Option<u64> {
+    let size = std::fs::metadata(&source.path).ok()?.len();
+    (source.index.is_none() && size >= lazy_above).then_some(size)
+}
+
 /// The trajectory `source` names opened lazily, when its file is at least `lazy_above`
 /// bytes and its format allows: the step rows are made as the scan decodes each step, and
 /// no step is kept. `None`: read it whole.
@@ -135,8 +224,7 @@ fn open_lazily(
     source: &TrajectoryRef,
     lazy_above: u64,
 ) -> Result<Option<LoadedTrajectory>, String> {
-    let big = std::fs::metadata(&source.path).is_ok_and(|m| m.len() >= lazy_above);
-    if source.index.is_some() || !big {
+    if lazy_size(source, lazy_above).is_none() {
         return Ok(None);
     }
     let mut rows = Vec::new();

@@ -76,6 +76,14 @@ pub enum Msg {
         id: u64,
         result: Result<Box<LoadedTrajectory>, String>,
     },
+    /// The first steps of a big file, shown while the rest of it is indexed; progress, then
+    /// a `TrajectoryLoaded` with the same id and every step, follow.
+    TrajectoryStarted {
+        id: u64,
+        loaded: Box<LoadedTrajectory>,
+    },
+    /// How far the index of a big file has got: `read` of its `total` bytes.
+    TrajectoryIndexing { id: u64, read: u64, total: u64 },
     CompareLoaded {
         id: u64,
         result: Result<Arc<Compared>, String>,

@@ -13,7 +13,6 @@ use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::formats::{LoadError, claude_code, openhands};
 use crate::model::{Format, Trajectory};
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
@@ -272,9 +271,16 @@ impl Cutter {
 }
 
 /// Reads `path` record by record when its format has a record reader: `None` when it has
-/// none or its first records do not say (read it slim and whole instead).
-pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, LoadError> {
-    let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
+/// none or its first records do not say (read it slim and whole instead). `file` gives the
+/// bytes of `path` from its start: all of them (`whole`), or its first lines or items only
+/// (the open of a big file's first steps, [`super::part`]), whose array is then not expected
+/// to close.
+pub fn read_from(
+    path: &Path,
+    file: &mut dyn Read,
+    threshold: usize,
+    whole: bool,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
     let mut slimmer = Slimmer::new(threshold);
     let mut cutter = Cutter::new();
@@ -316,7 +322,7 @@ pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
             }
         };
         cutter.feed(&text, &mut on_record);
-        if at_end {
+        if at_end && whole {
             cutter.finish(path, &mut on_record)?;
         }
         if let Some(err) = failed.take() {

@@ -138,7 +138,11 @@ fn facts(w: &mut Writer, trajectory: &Trajectory, step: &Step, theme: &Theme) {
     let meta = theme.style(Paint::SectionMeta);
     let sep = || Span::styled(" · ", meta);
     let mut spans = vec![Span::styled(
-        format!("Step {}/{}", step.index, trajectory.step_count()),
+        format!(
+            "Step {}/{}",
+            step.index,
+            crate::present::facts::step_total(trajectory)
+        ),
         theme.style(Paint::Title),
     )];
     if let Some(agent) = step

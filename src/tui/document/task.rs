@@ -42,7 +42,7 @@ pub fn write(w: &mut Writer, trajectory: &Trajectory, theme: &Theme) {
             "steps",
             format!(
                 "{} ({} with errors)",
-                trajectory.step_count(),
+                crate::present::facts::step_total(trajectory),
                 trajectory.error_steps()
             ),
         ),

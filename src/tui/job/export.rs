@@ -3,11 +3,9 @@
 //! the log nor an earlier export can be overwritten; the file appears whole or not at all.
 
 use crate::export::{ExportError, ExportOptions, StepRange, write_html, write_markdown};
-use crate::model::Trajectory;
 use crate::tui::effect::ExportRequest;
 use crate::tui::msg::Msg;
 use crate::tui::state::Notice;
-use crate::tui::state::trajectory::TrajectoryRef;
 use crate::tui::units;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -84,15 +82,9 @@ fn write(request: &ExportRequest) -> Result<(PathBuf, u64), String> {
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     {
         let mut w = BufWriter::new(temp.as_file_mut());
-        let whole;
-        let t = match &request.trajectory.lazy {
-            // Opened lazily: the export reads the file whole, as `trajscope export` does.
-            Some(_) => {
-                whole = read_whole(&request.trajectory)?;
-                &whole
-            }
-            None => &request.trajectory,
-        };
+        // Opened lazily, it is written as `trajscope export` writes a big file: each step
+        // read back from the file and dropped once written, without diffs.
+        let t = &*request.trajectory;
         let written = if request.html {
             write_html(&mut w, t, &options)
         } else {
@@ -115,21 +107,6 @@ fn write(request: &ExportRequest) -> Result<(PathBuf, u64), String> {
         }
     }
     Err(format!("{}: too many exports of this name", dir.display()))
-}
-
-/// `lazy` read whole, with what the run joined to it (the verdict, the exit status).
-fn read_whole(lazy: &Trajectory) -> Result<Trajectory, String> {
-    let mut whole = crate::tui::job::read_trajectory(&TrajectoryRef {
-        path: lazy.path.clone(),
-        index: lazy.source_index,
-    })?;
-    whole.resolved = lazy.resolved;
-    whole.exit_status = whole
-        .exit_status
-        .take()
-        .or_else(|| lazy.exit_status.clone());
-    whole.submission = whole.submission.or_else(|| lazy.submission.clone());
-    Ok(whole)
 }
 
 /// `x.html`, then `x-2.html`, `x-3.html`, …

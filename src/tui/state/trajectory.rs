@@ -93,6 +93,9 @@ pub struct TrajectoryState {
     /// The screen it was opened from, where going back leads (kept across next/previous
     /// trajectory).
     pub back: super::Screen,
+    /// Only its first steps are read; the rest of the file is being indexed: bytes read
+    /// and the file's size.
+    pub indexing: Option<(u64, u64)>,
 }
 
 impl TrajectoryState {
@@ -116,6 +119,7 @@ impl TrajectoryState {
             pending_subagent: None,
             analysis: AnalysisCell::default(),
             back: super::Screen::Run,
+            indexing: None,
         }
     }
 

@@ -6,7 +6,7 @@ use crate::present::StepBadges;
 use crate::tui::action::Action;
 use crate::tui::config::ExportFormat;
 use crate::tui::effect::{Effect, ExportRequest};
-use crate::tui::state::State;
+use crate::tui::state::{Notice, State};
 
 pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let Some(t) = state.open_trajectory() else {
@@ -15,6 +15,14 @@ pub fn action(state: &mut State, action: Action, fx: &mut Vec<Effect>) {
     let Some(trajectory) = t.trajectory.clone() else {
         return;
     };
+    if let Some((read, total)) = t.indexing {
+        // The header of an export counts every step: not known until the index is done.
+        state.notice = Some(Notice::info(format!(
+            "still indexing the file ({}%): export once it is done",
+            read.saturating_mul(100) / total.max(1)
+        )));
+        return;
+    }
     let steps = match action {
         Action::ExportStep => match t.step_index() {
             Some(step) => StepRange::one(step),

@@ -68,9 +68,19 @@ pub fn loaded(
     result: Result<Box<LoadedTrajectory>, String>,
     fx: &mut Vec<Effect>,
 ) {
-    let Some(t) = state.trajectory.as_mut().filter(|t| t.id == id) else {
+    let Some(was_indexing) = state
+        .trajectory
+        .as_ref()
+        .filter(|t| t.id == id)
+        .map(|t| t.indexing.is_some())
+    else {
         return;
     };
+    let fresh = was_indexing.then(|| state.next_id());
+    let Some(t) = state.trajectory.as_mut() else {
+        return;
+    };
+    t.indexing = None;
     let loaded = match result {
         Ok(loaded) => loaded,
         Err(message) => {
@@ -78,10 +88,47 @@ pub fn loaded(
             return;
         }
     };
+    if let Some(fresh) = fresh {
+        // Its first steps were shown: stay on the step read, and let every page built from
+        // them (titled `Step 1/350+`) and every search of them go, as of another trajectory.
+        if t.pending_step.is_none() {
+            t.pending_step = t.step_index();
+        }
+        t.id = fresh;
+    }
+    install(state, *loaded, !was_indexing, fx);
+}
+
+/// The first steps of a big file: shown at once, the rest of the file being indexed.
+pub fn started(state: &mut State, id: u64, loaded: LoadedTrajectory, fx: &mut Vec<Effect>) {
+    let Some(t) = state.trajectory.as_mut().filter(|t| t.id == id) else {
+        return;
+    };
+    let size = loaded.trajectory.lazy.as_ref().map_or(0, |l| l.file_size());
+    t.indexing = Some((0, size));
+    install(state, loaded, true, fx);
+}
+
+/// How far the index of the open trajectory's file has got.
+pub fn indexing(state: &mut State, id: u64, read: u64, total: u64) {
+    if let Some(t) = state.trajectory.as_mut().filter(|t| t.id == id)
+        && t.indexing.is_some()
+    {
+        t.indexing = Some((read, total));
+    }
+}
+
+/// Shows `loaded` as the open trajectory (`announce`: say in the status bar that it was
+/// opened lazily, once).
+fn install(state: &mut State, loaded: LoadedTrajectory, announce: bool, fx: &mut Vec<Effect>) {
+    let Some(t) = state.trajectory.as_mut() else {
+        return;
+    };
+    let id = t.id;
     let LoadedTrajectory {
         mut trajectory,
         steps,
-    } = *loaded;
+    } = loaded;
     // The run's join of eval results is authoritative; a prediction may hold the patch.
     if let Some(row) = t.row.and_then(|r| state.run.rows.get(r)) {
         trajectory.resolved = trajectory.resolved.or(row.resolved);
@@ -97,7 +144,7 @@ pub fn loaded(
             .apply_among(std::slice::from_mut(&mut trajectory), &run);
     }
     t.error = None;
-    if let Some(lazy) = &trajectory.lazy {
+    if let Some(lazy) = trajectory.lazy.as_ref().filter(|_| announce) {
         state.notice = Some(Notice::info(format!(
             "opened lazily ({}): steps are read from the file when shown; no diffs or replay (see lazy_above_mb)",
             crate::tui::units::bytes(lazy.file_size())
@@ -113,10 +160,14 @@ pub fn loaded(
         .unwrap_or(1)
         .clamp(4, 16);
     t.steps = Arc::from(steps);
-    if let Some(step) = t.pending_step.take()
-        && let Some(position) = t.position_of(step)
+    // A step past the first ones read is selected once the index has it.
+    if let Some(step) = t.pending_step
+        && (t.indexing.is_none() || t.position_of(step).is_some())
     {
-        t.select(position);
+        t.pending_step = None;
+        if let Some(position) = t.position_of(step) {
+            t.select(position);
+        }
     }
     if let Some(child) = t.pending_subagent.take()
         && let Some(step) = trajectory

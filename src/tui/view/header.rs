@@ -57,15 +57,26 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
         Span::styled(resolved, theme.style(role)),
         sep(),
         Span::styled(
-            format!("{} steps", trajectory.step_count()),
+            format!("{} steps", crate::present::facts::step_total(trajectory)),
             theme.style(Paint::Text),
         ),
     ];
+    if let Some((read, total)) = t.indexing {
+        // Every count on this line is of the steps read so far until the index is done.
+        second.push(sep());
+        second.push(Span::styled(
+            format!("indexing {}%", read.saturating_mul(100) / total.max(1)),
+            theme.style(Paint::Unknown),
+        ));
+    }
     let errors = t.steps.iter().filter(|s| s.error).count();
     if errors > 0 {
         second.push(sep());
         second.push(Span::styled(
-            format!("{errors} with errors"),
+            match t.indexing {
+                Some(_) => format!("{errors}+ with errors"),
+                None => format!("{errors} with errors"),
+            },
             theme.style(Paint::StepError),
         ));
     }

@@ -79,7 +79,11 @@ fn place(state: &State) -> String {
                 .map(|p| format!("{}/{} ", p + 1, state.run.visible.len()))
                 .unwrap_or_default();
             let step = match t.step_index() {
-                Some(i) => format!(" · step {i}/{}", t.steps.len()),
+                // `250+` while only the first steps of a big file are read.
+                Some(i) => match t.indexing {
+                    Some(_) => format!(" · step {i}/{}+", t.steps.len()),
+                    None => format!(" · step {i}/{}", t.steps.len()),
+                },
                 None => String::new(),
             };
             let marks = t
