@@ -58,7 +58,9 @@ pub use load::{
 pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
-pub use stream::{AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded};
+pub use stream::{
+    AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded, visit as visit_bounded,
+};
 pub use swe_agent::{LongText, Wanted, read_sparse};
 
 use crate::model::{Format, Trajectory};

@@ -17,8 +17,10 @@ mod append;
 mod inflate;
 mod records;
 mod slim;
+mod visit;
 
 pub use append::AppendedLog;
+pub use visit::{summaries, visit};
 
 use super::load::{Loaded, load_bytes_with};
 use super::task::{cut_at_close, task_from_prompt};
@@ -143,23 +145,10 @@ pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
     {
         return Ok(None);
     }
-    let header = Inflater {
-        file: &file,
-        preview: false,
-        cap: STRING_CAP,
-    };
-    let io = |err| LoadError::io(path, err);
     for trajectory in &mut trajectories {
         let steps = std::mem::take(&mut trajectory.steps);
         let messages = std::mem::take(&mut trajectory.messages);
-        let cut_task = trajectory
-            .task
-            .as_ref()
-            .is_some_and(|t| t.contains(slim::MARK));
-        *trajectory = header.inflate(trajectory).map_err(io)?;
-        if cut_task && WRAPPED_TASKS.contains(&trajectory.format) {
-            trajectory.task = trajectory.task.as_deref().map(redo_task);
-        }
+        inflate_header(path, &file, trajectory)?;
         trajectory.lazy = Some(LazySteps::new(SlimSteps {
             path: path.to_path_buf(),
             size: stamp.0,
@@ -169,6 +158,27 @@ pub fn open(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
         }));
     }
     Ok(Some(trajectories))
+}
+
+/// Reads back the long strings of `trajectory`'s own fields (not its steps'), and its task
+/// from the whole first prompt where a reader cut it from a slimmed one.
+fn inflate_header(path: &Path, file: &File, trajectory: &mut Trajectory) -> Result<(), LoadError> {
+    let header = Inflater {
+        file,
+        preview: false,
+        cap: STRING_CAP,
+    };
+    let cut_task = trajectory
+        .task
+        .as_ref()
+        .is_some_and(|t| t.contains(slim::MARK));
+    *trajectory = header
+        .inflate(trajectory)
+        .map_err(|err| LoadError::io(path, err))?;
+    if cut_task && WRAPPED_TASKS.contains(&trajectory.format) {
+        trajectory.task = trajectory.task.as_deref().map(redo_task);
+    }
+    Ok(())
 }
 
 /// Opens `path` lazily when it holds one trajectory, calling `on_step` with each step (its

@@ -46,7 +46,9 @@ impl Session<'_> {
             self.steps.merge_usage(step, usage);
         }
         if record.is_api_error.is_true() {
-            self.steps.trajectory.steps[step].failed = true;
+            if let Some(step) = self.steps.step_mut(step) {
+                step.failed = true;
+            }
         }
     }
 

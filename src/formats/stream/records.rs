@@ -12,7 +12,7 @@ use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::formats::{LoadError, claude_code, openhands};
-use crate::model::{Format, Trajectory};
+use crate::model::{Format, Step, Trajectory};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -37,6 +37,11 @@ trait Records {
     /// after it with no line end (a writer may still be writing it).
     fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError>;
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError>;
+    /// Steps finished so far, when the reader releases them as they complete (else they all
+    /// come with [`Records::finish`]).
+    fn released(&mut self) -> Vec<Step> {
+        Vec::new()
+    }
 }
 
 struct ClaudeLines<'a>(claude_code::Lines<'a>);
@@ -49,6 +54,10 @@ impl Records for ClaudeLines<'_> {
 
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
         self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
     }
 }
 
@@ -67,12 +76,20 @@ impl Records for OpenHandsItems<'_> {
     }
 }
 
-/// The reader of `format` for records of `shape`, if it has one.
-fn reader<'a>(format: Format, shape: Shape, path: &'a Path) -> Option<Box<dyn Records + 'a>> {
+/// The reader of `format` for records of `shape`, if it has one; releasing its steps as
+/// they finish where it can when `release`.
+fn reader<'a>(
+    format: Format,
+    shape: Shape,
+    path: &'a Path,
+    release: bool,
+) -> Option<Box<dyn Records + 'a>> {
     match (format, shape) {
-        (Format::ClaudeCode, Shape::Lines) => {
-            Some(Box::new(ClaudeLines(claude_code::Lines::new(path))))
-        }
+        (Format::ClaudeCode, Shape::Lines) => Some(Box::new(ClaudeLines(if release {
+            claude_code::Lines::releasing(path)
+        } else {
+            claude_code::Lines::new(path)
+        }))),
         (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
             path,
             events: openhands::Events::default(),
@@ -274,6 +291,53 @@ impl Cutter {
 /// Reads `path` record by record when its format has a record reader: `None` when it has
 /// none or its first records do not say (read it slim and whole instead).
 pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let Some(mut trajectories) = drive(path, threshold, None)? else {
+        return Ok(None);
+    };
+    for trajectory in &mut trajectories {
+        trajectory.number_steps();
+    }
+    Ok(Some(trajectories))
+}
+
+/// Reads `path` record by record like [`read`], handing each step to `on_step` (slim, in
+/// order, numbered) as soon as its reader lets it go, and never holding it: the
+/// trajectories come back without steps. For a reader that holds its steps to the end
+/// (OpenHands: an observation may answer any earlier action) they come after the last
+/// record. Formats with record readers give one trajectory per file.
+pub fn visit(
+    path: &Path,
+    threshold: usize,
+    on_step: &mut dyn FnMut(Step) -> Result<(), LoadError>,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let mut count = 0;
+    let mut each = |mut step: Step| {
+        count += 1;
+        step.index = count;
+        on_step(step)
+    };
+    let Some(mut trajectories) = drive(path, threshold, Some(&mut each))? else {
+        return Ok(None);
+    };
+    for trajectory in &mut trajectories {
+        for step in std::mem::take(&mut trajectory.steps) {
+            each(step)?;
+        }
+    }
+    Ok(Some(trajectories))
+}
+
+/// Steps handed over as their reader releases them.
+type OnStep<'a> = &'a mut dyn FnMut(Step) -> Result<(), LoadError>;
+
+/// The record reading of [`read`] and [`visit`]: with `on_step`, the reader releases its
+/// steps as they finish and each goes there at once.
+fn drive(
+    path: &Path,
+    threshold: usize,
+    mut on_step: Option<OnStep<'_>>,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let release = on_step.is_some();
     let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
     let mut slimmer = Slimmer::new(threshold);
@@ -322,6 +386,11 @@ pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
         if let Some(err) = failed.take() {
             return Err(err);
         }
+        if let (Some(reader), Some(on_step)) = (&mut reader, &mut on_step) {
+            for step in reader.released() {
+                on_step(step)?;
+            }
+        }
         if cutter.pending.len() as u64 > budget {
             return Err(line_budget_error(path, cutter.open_line(), budget));
         }
@@ -331,7 +400,7 @@ pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
             let Some(shape) = cutter.shape else {
                 return Ok(None);
             };
-            let Some(mut chosen) = sniff(path, shape, &first) else {
+            let Some(mut chosen) = sniff(path, shape, &first, release) else {
                 return Ok(None);
             };
             for record in first.drain(..) {
@@ -343,19 +412,25 @@ pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
             break;
         }
     }
-    let Some(reader) = reader else {
+    let Some(mut reader) = reader else {
         return Ok(None);
     };
-    let mut trajectories = reader.finish()?;
-    for trajectory in &mut trajectories {
-        trajectory.number_steps();
+    if let Some(on_step) = &mut on_step {
+        for step in reader.released() {
+            on_step(step)?;
+        }
     }
-    Ok(Some(trajectories))
+    reader.finish().map(Some)
 }
 
 /// The record reader for the file whose first records are `first`, told the way the whole
 /// read tells it (from a sample of the same records).
-fn sniff<'a>(path: &'a Path, shape: Shape, first: &[Record]) -> Option<Box<dyn Records + 'a>> {
+fn sniff<'a>(
+    path: &'a Path,
+    shape: Shape,
+    first: &[Record],
+    release: bool,
+) -> Option<Box<dyn Records + 'a>> {
     let mut sample = Vec::new();
     match shape {
         // One line says too little to tell JSON Lines from one document.
@@ -382,7 +457,7 @@ fn sniff<'a>(path: &'a Path, shape: Shape, first: &[Record]) -> Option<Box<dyn R
         return None;
     }
     match detect(path, &sample) {
-        Ok(Kind::Trajectories(format)) => reader(format, shape, path),
+        Ok(Kind::Trajectories(format)) => reader(format, shape, path, release),
         _ => None,
     }
 }
