@@ -74,6 +74,10 @@ impl Records for OpenHandsItems<'_> {
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
         self.events.finish(self.path).map(|t| vec![t])
     }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.events.take_released()
+    }
 }
 
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
@@ -92,7 +96,11 @@ fn reader<'a>(
         }))),
         (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
             path,
-            events: openhands::Events::default(),
+            events: if release {
+                openhands::Events::releasing()
+            } else {
+                openhands::Events::default()
+            },
         })),
         _ => None,
     }
@@ -302,9 +310,8 @@ pub fn read(path: &Path, threshold: usize) -> Result<Option<Vec<Trajectory>>, Lo
 
 /// Reads `path` record by record like [`read`], handing each step to `on_step` (slim, in
 /// order, numbered) as soon as its reader lets it go, and never holding it: the
-/// trajectories come back without steps. For a reader that holds its steps to the end
-/// (OpenHands: an observation may answer any earlier action) they come after the last
-/// record. Formats with record readers give one trajectory per file.
+/// trajectories come back without steps. Formats with record readers give one trajectory
+/// per file.
 pub fn visit(
     path: &Path,
     threshold: usize,

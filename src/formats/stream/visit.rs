@@ -54,6 +54,9 @@ pub fn visit(
             "a record reader gave several trajectories for one file",
         )
     })?;
+    // The pool is what contexts index into, and a visit reads no context: reading it back
+    // would cost what the file's messages hold.
+    trajectory.messages = Vec::new();
     inflate_header(path, &file, &mut trajectory)?;
     Ok(Some(trajectory))
 }
