@@ -2,13 +2,14 @@
 //! session and an OpenHands event list of hundreds of steps (the sample's turns repeated
 //! with fresh ids, as `scripts/gen-big.py` builds the 1 GB files), so that their readers
 //! release most steps before the file ends. The steps a tally visits, the summary a
-//! listing counts and the tally `stats` prints equal the whole read's.
+//! listing counts and the tally `stats` makes equal the whole read's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use trajscope::formats::{Loaded, bounded_summaries, load_file, visit_bounded};
+use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
 use trajscope::model::{Step, Trajectory, TrajectorySummary};
 
 const CYCLES: usize = 40;
@@ -137,6 +138,10 @@ fn check(path: &Path) {
         let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
         assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
     }
+    let matcher = Matcher::new(RuleSet::defaults().rules).0;
+    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
+    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
+    assert_eq!(summary, TrajectorySummary::of(&full));
 }
 
 #[test]

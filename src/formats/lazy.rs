@@ -22,7 +22,7 @@ pub fn opens_lazily(path: &Path, threshold: u64) -> bool {
 }
 
 /// The format of `path` if it is one that opens lazily, from its first bytes.
-fn lazy_format(path: &Path) -> Result<Format, LoadError> {
+pub(super) fn lazy_format(path: &Path) -> Result<Format, LoadError> {
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)
         .and_then(|f| f.take(4096).read_to_end(&mut head))

@@ -7,7 +7,8 @@
 use super::inflate::Inflater;
 use super::{STRING_CAP, inflate_header, is_json, records, stamp};
 use crate::formats::LoadError;
-use crate::model::{Step, Trajectory, TrajectorySummary, Usage};
+use crate::formats::visit::StepCount;
+use crate::model::{Step, Trajectory, TrajectorySummary};
 use std::fs::File;
 use std::path::Path;
 
@@ -67,24 +68,13 @@ pub fn summaries(
     path: &Path,
     threshold: usize,
 ) -> Result<Option<Vec<TrajectorySummary>>, LoadError> {
-    let mut count = 0;
-    let mut errors = 0;
-    let mut usage = Usage::default();
-    let mut last: Option<Step> = None;
+    let mut count = StepCount::default();
     let mut on_step = |step: Step| {
-        count += 1;
-        errors += usize::from(step.is_error());
-        usage.add(&step.usage);
-        last = Some(step);
+        count.add(step);
         Ok(())
     };
-    let Some(mut trajectory) = visit(path, threshold, &mut on_step)? else {
+    let Some(trajectory) = visit(path, threshold, &mut on_step)? else {
         return Ok(None);
     };
-    trajectory.steps = last.into_iter().collect();
-    let mut summary = TrajectorySummary::of(&trajectory);
-    summary.steps = count;
-    summary.usage = trajectory.usage.or(usage);
-    summary.error_steps = errors;
-    Ok(Some(vec![summary]))
+    Ok(Some(vec![count.summary(trajectory)]))
 }
