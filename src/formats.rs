@@ -44,6 +44,7 @@ mod task;
 mod tool_steps;
 mod trajscope;
 mod turns;
+mod visit;
 
 pub use budget::{BUDGET_ENV, check_fits, memory_budget};
 pub use detect::{Kind, ResultsKind, detect, is_json_lines};
@@ -61,8 +62,11 @@ pub use load::{
 pub use results_search::{named_results, results_above};
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
-pub use stream::{AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded};
+pub use stream::{
+    AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded, visit as visit_bounded,
+};
 pub use swe_agent::{LongText, Look, Skipped, Wanted, read_sparse};
+pub use visit::{StepCount, is_big, visit_steps};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

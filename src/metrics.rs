@@ -43,6 +43,7 @@ pub mod stats;
 mod step_conditions;
 mod step_matches;
 mod tally;
+mod visit_tally;
 
 pub use alert::{AlertLog, Firing, firings, has_alerts};
 pub use compare::{Comparison, Pairing, RuleDelta, SIGNIFICANCE, SMALL_RUN, Verdict};
@@ -73,3 +74,4 @@ pub use tally::{
     Counts, Hit, Outcome, Row, RowKind, Split, Tally, ToolRow, ToolUse, TrajectoryKey,
     TrajectoryTally,
 };
+pub use visit_tally::tally_visited;

@@ -1,7 +1,8 @@
 //! Every JSON and JSON Lines file of the samples and the corpus read in bounded memory (the
 //! slim read behind the lazy open of big files, forced here with a low threshold) gives what
 //! the whole read gives: the same trajectories, headers, steps (read back one by one, walked,
-//! and read back all at once), message pools and contexts. A torn last line is reported with
+//! and read back all at once), message pools and contexts; the steps a tally visits, each
+//! let go by its reader as it finishes, and the summaries counted from them. A torn last line is reported with
 //! the file and line, as the whole read reports it; a file changed after it was opened is
 //! refused.
 
@@ -14,8 +15,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use trajscope::formats::{
     Detail, Loaded, bounded_summaries, discover, load_file, open_bounded, read_bounded,
+    visit_bounded,
 };
-use trajscope::model::{Format, Trajectory, TrajectorySummary};
+use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
 
 fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-trajectories")
@@ -150,6 +152,38 @@ fn check(path: &Path, whole: &[Trajectory], threshold: usize) -> usize {
         "{shown}: summaries: {}",
         difference(&summaries, &want)
     );
+    // The steps a tally visits: each released by its reader as it finishes, never held.
+    let mut visited = Vec::new();
+    let header_only = visit_bounded(path, threshold, &mut |step| {
+        visited.push(step);
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    if let Some(visited_header) = header_only {
+        let [full] = whole else {
+            panic!("{shown}: one trajectory per visited file");
+        };
+        let want: Vec<Step> = full
+            .steps
+            .iter()
+            .map(|s| Step {
+                context: None,
+                ..s.clone()
+            })
+            .collect();
+        assert!(
+            visited == want,
+            "{shown}: visited steps: {}",
+            difference(&visited, &want)
+        );
+        assert!(visited_header.steps.is_empty(), "{shown}");
+        let (got, want) = (header(&visited_header), header(full));
+        assert!(
+            got == want,
+            "{shown}: visited header: {}",
+            difference(&got, &want)
+        );
+    }
     let held = read_bounded(path, threshold, Detail::Full)
         .unwrap()
         .unwrap();

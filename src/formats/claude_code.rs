@@ -111,6 +111,22 @@ impl<'a> Lines<'a> {
         }
     }
 
+    /// Lines whose steps are released as they finish ([`Lines::take_released`]), without
+    /// the message pool: what a listing or a tally of a big session reads. A session with
+    /// sub-agent logs beside it keeps its steps, which are linked to those logs at the end.
+    pub fn releasing(path: &'a Path) -> Lines<'a> {
+        let mut lines = Lines::new(path);
+        if subagents::subagents_dir(path).is_none() {
+            lines.session.steps.release_steps(false);
+        }
+        lines
+    }
+
+    /// The steps finished since the last call (none unless [`Lines::releasing`]).
+    pub fn take_released(&mut self) -> Vec<crate::model::Step> {
+        self.session.steps.take_released()
+    }
+
     /// Reads line `line_no` (1-based) of the file; `is_last` when nothing follows it.
     pub fn line(&mut self, line_no: usize, line: &[u8], is_last: bool) {
         let path = self.session.path;

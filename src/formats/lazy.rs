@@ -43,7 +43,7 @@ pub fn opens_lazily(path: &Path, threshold: u64) -> bool {
 }
 
 /// The format of `path` if it is one that opens lazily, from its first bytes.
-fn lazy_format(path: &Path) -> Result<Format, LoadError> {
+pub(super) fn lazy_format(path: &Path) -> Result<Format, LoadError> {
     let mut head = Vec::with_capacity(4096);
     std::fs::File::open(path)
         .and_then(|f| f.take(4096).read_to_end(&mut head))
@@ -110,6 +110,12 @@ pub fn bounded_summaries(
 ) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
     if matches!(lazy_format(path), Ok(Format::SweAgent)) {
         return None;
+    }
+    // Counted as the reader lets each step go, where its format has a record reader.
+    match stream::summaries(path, threshold) {
+        Ok(Some(summaries)) => return Some(Ok(summaries)),
+        Ok(None) => {}
+        Err(err) => return Some(Err(err)),
     }
     let trajectories = match stream::open(path, threshold) {
         Ok(Some(trajectories)) => trajectories,

@@ -217,7 +217,8 @@ fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)
             fresh: None,
         };
     }
-    let read = match super::lazy::summaries(path) {
+    // A big file's steps are counted as they are read, never held.
+    let read = match super::visit::summaries(path).or_else(|| super::lazy::summaries(path)) {
         Some(summaries) => summaries.map(CachedOutcome::Trajectories),
         None => load_file_with(path, Detail::Steps).map(|loaded| match loaded {
             Loaded::Trajectories(ts) => {

@@ -46,47 +46,35 @@ fn events_file(path: &Path, bytes: &[u8]) -> Result<Trajectory, LoadError> {
         serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
     let mut events = Events::default();
     for item in items {
-        events.push(item);
+        events.push(path, item);
     }
     events.finish(path)
 }
 
-/// Items in order, with `[action, observation]` pairs unfolded ([`Events`]).
+/// Items in order, with `[action, observation]` pairs unfolded ([`Unfold`]).
 fn flatten(items: Vec<HistoryItem>) -> (Vec<RawEvent>, usize) {
-    let mut events = Events::default();
+    let mut unfold = Unfold::default();
+    let mut events = Vec::new();
     for item in items {
-        events.push(item);
+        unfold.push(item, &mut |event| events.push(event));
     }
-    events.into_events()
+    (events, unfold.skipped)
 }
 
-/// A session's events read one item of the list at a time: the whole read above, and the
-/// bounded read ([`super::stream`]), which hands over each slimmed item and never holds
-/// the file's text.
-///
-/// Items come in order, with `[action, observation]` pairs unfolded: the observation of a
-/// pair answers its action even when it does not say so (`cause`), so pairs without ids
-/// get ids of their own (negative, never clashing with OpenHands' ids).
+/// Items of an event list in order, with `[action, observation]` pairs unfolded: the
+/// observation of a pair answers its action even when it does not say so (`cause`), so
+/// pairs without ids get ids of their own (negative, never clashing with OpenHands' ids).
 #[derive(Default)]
-pub struct Events {
-    events: Vec<RawEvent>,
+struct Unfold {
     /// Items of the list that are not events.
     skipped: usize,
     next_free_id: i64,
 }
 
-impl Events {
-    /// Reads one item of the list, the text of which starts on line `line` of `path`.
-    pub fn item(&mut self, path: &Path, line: usize, bytes: &[u8]) -> Result<(), LoadError> {
-        let item = serde_json::from_slice(bytes)
-            .map_err(|err| LoadError::json(path, &err, line.saturating_sub(1)))?;
-        self.push(item);
-        Ok(())
-    }
-
-    fn push(&mut self, item: HistoryItem) {
+impl Unfold {
+    fn push(&mut self, item: HistoryItem, out: &mut dyn FnMut(RawEvent)) {
         match item {
-            HistoryItem::Event(event) => self.events.push(*event),
+            HistoryItem::Event(event) => out(*event),
             HistoryItem::Pair(pair) => {
                 let [HistoryItem::Event(action), HistoryItem::Event(observation)] =
                     <[HistoryItem; 2]>::try_from(pair)
@@ -106,34 +94,88 @@ impl Events {
                     });
                     observation.cause = Some(id);
                 }
-                self.events.push(action);
-                self.events.push(observation);
+                out(action);
+                out(observation);
             }
             HistoryItem::Other => self.skipped += 1,
         }
     }
+}
 
-    /// Every item given, unfolded, and how many items were not events.
-    fn into_events(self) -> (Vec<RawEvent>, usize) {
-        (self.events, self.skipped)
+/// A session's events read one item of the list at a time, each built into the trajectory
+/// as it comes ([`history::Builder`]), never held: the whole read above, and the bounded
+/// read ([`super::stream`]), which hands over each slimmed item and may have the steps let
+/// go as they settle ([`Events::releasing`]).
+#[derive(Default)]
+pub struct Events {
+    unfold: Unfold,
+    /// Started at the first item (the trajectory needs the file's path).
+    builder: Option<history::Builder>,
+    events: usize,
+    release: bool,
+}
+
+impl Events {
+    /// Events whose steps are let go as they settle ([`Events::take_released`]), without
+    /// the message pool: what a listing or a tally of a big event list reads.
+    pub fn releasing() -> Events {
+        Events {
+            release: true,
+            ..Events::default()
+        }
+    }
+
+    /// Reads one item of the list, the text of which starts on line `line` of `path`.
+    pub fn item(&mut self, path: &Path, line: usize, bytes: &[u8]) -> Result<(), LoadError> {
+        let item = serde_json::from_slice(bytes)
+            .map_err(|err| LoadError::json(path, &err, line.saturating_sub(1)))?;
+        self.push(path, item);
+        Ok(())
+    }
+
+    fn push(&mut self, path: &Path, item: HistoryItem) {
+        let release = self.release;
+        let builder = self.builder.get_or_insert_with(|| {
+            let mut builder = history::Builder::new(Trajectory::new(path, Format::OpenHands));
+            if release {
+                builder.release_steps();
+            }
+            builder
+        });
+        let events = &mut self.events;
+        self.unfold.push(item, &mut |event| {
+            *events += 1;
+            builder.event(&event);
+        });
+    }
+
+    /// The steps let go since the last call (none unless [`Events::releasing`]).
+    pub fn take_released(&mut self) -> Vec<crate::model::Step> {
+        self.builder
+            .as_mut()
+            .map(history::Builder::take_released)
+            .unwrap_or_default()
     }
 
     pub fn finish(self, path: &Path) -> Result<Trajectory, LoadError> {
-        if self.events.is_empty() {
+        let Some(builder) = self.builder.filter(|_| self.events > 0) else {
             return Err(LoadError::invalid(
                 path,
                 "an OpenHands event list without events",
             ));
-        }
-        let mut trajectory = Trajectory::new(path, Format::OpenHands);
+        };
+        let mut trajectory = builder.finish();
         trajectory.format_detail = Some("events".into());
-        if self.skipped > 0 {
-            trajectory.warnings.push(format!(
-                "{} item(s) of the list are not events; skipped",
-                self.skipped
-            ));
+        if self.unfold.skipped > 0 {
+            // First, as when the whole list was read before its steps were built.
+            trajectory.warnings.insert(
+                0,
+                format!(
+                    "{} item(s) of the list are not events; skipped",
+                    self.unfold.skipped
+                ),
+            );
         }
-        history::build(&mut trajectory, self.events);
         Ok(trajectory)
     }
 }

@@ -18,9 +18,11 @@ mod inflate;
 mod part;
 mod records;
 mod slim;
+mod visit;
 
 pub use append::AppendedLog;
 pub use part::{Part, Progress};
+pub use visit::{summaries, visit};
 
 use super::load::{Loaded, load_bytes_with};
 use super::task::{cut_at_close, task_from_prompt};
@@ -123,7 +125,10 @@ fn read_slim(
     part: &mut Part,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
-    let size = file.metadata().map_err(|err| LoadError::io(path, err))?.len();
+    let size = file
+        .metadata()
+        .map_err(|err| LoadError::io(path, err))?
+        .len();
     let whole = part.limit >= size;
     let mut source = part.reader(file);
     if let Some(trajectories) = records::read_from(path, &mut source, threshold, whole)? {
@@ -170,26 +175,13 @@ pub fn open_part(
     {
         return Ok(None);
     }
-    let header = Inflater {
-        file: &file,
-        preview: false,
-        cap: STRING_CAP,
-    };
-    let io = |err| LoadError::io(path, err);
     for trajectory in &mut trajectories {
         let mut steps = std::mem::take(&mut trajectory.steps);
         if !complete {
             steps.pop();
         }
         let messages = std::mem::take(&mut trajectory.messages);
-        let cut_task = trajectory
-            .task
-            .as_ref()
-            .is_some_and(|t| t.contains(slim::MARK));
-        *trajectory = header.inflate(trajectory).map_err(io)?;
-        if cut_task && WRAPPED_TASKS.contains(&trajectory.format) {
-            trajectory.task = trajectory.task.as_deref().map(redo_task);
-        }
+        inflate_header(path, &file, trajectory)?;
         trajectory.lazy = Some(LazySteps::new(SlimSteps {
             path: path.to_path_buf(),
             size: stamp.0,
@@ -200,6 +192,27 @@ pub fn open_part(
         }));
     }
     Ok(Some(trajectories))
+}
+
+/// Reads back the long strings of `trajectory`'s own fields (not its steps'), and its task
+/// from the whole first prompt where a reader cut it from a slimmed one.
+fn inflate_header(path: &Path, file: &File, trajectory: &mut Trajectory) -> Result<(), LoadError> {
+    let header = Inflater {
+        file,
+        preview: false,
+        cap: STRING_CAP,
+    };
+    let cut_task = trajectory
+        .task
+        .as_ref()
+        .is_some_and(|t| t.contains(slim::MARK));
+    *trajectory = header
+        .inflate(trajectory)
+        .map_err(|err| LoadError::io(path, err))?;
+    if cut_task && WRAPPED_TASKS.contains(&trajectory.format) {
+        trajectory.task = trajectory.task.as_deref().map(redo_task);
+    }
+    Ok(())
 }
 
 /// Opens (the `part` of) `path` lazily when it holds one trajectory, calling `on_step` with

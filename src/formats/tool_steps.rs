@@ -11,6 +11,8 @@ use crate::model::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod release;
+
 /// Line warnings kept before the rest are only counted: a file with a thousand odd records
 /// needs one line saying so, not a thousand.
 const MAX_WARNINGS: usize = 20;
@@ -73,6 +75,9 @@ pub struct StepBuilder {
     named_agents: bool,
     last_step: HashMap<Option<String>, usize>,
     warnings_dropped: usize,
+    /// Set when steps are released as they complete (the bounded read): `trajectory.steps`
+    /// and `drafts` then hold the steps from `released.base` on.
+    released: Option<release::Released>,
 }
 
 impl StepBuilder {
@@ -86,6 +91,7 @@ impl StepBuilder {
             named_agents: false,
             last_step: HashMap::new(),
             warnings_dropped: 0,
+            released: None,
         }
     }
 
@@ -103,9 +109,7 @@ impl StepBuilder {
     pub fn push_message(&mut self, agent: Option<&str>, message: Message) -> u32 {
         let agent = agent.map(String::from);
         self.named_agents |= agent.is_some();
-        let id = self
-            .trajectory
-            .push_message(message.with_agent(agent.clone()));
+        let id = self.pool_push(message.with_agent(agent.clone()));
         self.windows.entry(agent).or_default().push(id);
         id
     }
@@ -115,9 +119,10 @@ impl StepBuilder {
     /// and it ends the agent's turn.
     pub fn user_reply(&mut self, agent: Option<&str>, text: String) {
         if let Some(i) = self.last_step(agent)
-            && self.drafts[i].calls.is_empty()
+            && self.draft(i).is_some_and(|d| d.calls.is_empty())
+            && let Some(step) = self.step_mut(i)
         {
-            append(&mut self.trajectory.steps[i].observation, &text, "\n");
+            append(&mut step.observation, &text, "\n");
         }
         self.close(agent);
         self.push_message(agent, Message::user(text));
@@ -140,6 +145,7 @@ impl StepBuilder {
         });
         self.drafts.push(Draft::closed());
         self.push_message(agent, Message::user(text));
+        self.release_done();
     }
 
     /// The model's context was compacted, and `summary` (when the log has it) replaced what
@@ -161,6 +167,7 @@ impl StepBuilder {
                 ..Step::default()
             });
             self.drafts.push(Draft::closed());
+            self.release_done();
         }
         if let Some(summary) = summary {
             if let Some(step) = self.trajectory.steps.last_mut() {
@@ -174,8 +181,10 @@ impl StepBuilder {
 
     /// Ends `agent`'s current step: later model output starts a new one.
     pub fn close(&mut self, agent: Option<&str>) {
-        if let Some(i) = self.last_step(agent) {
-            self.drafts[i].open = false;
+        if let Some(i) = self.last_step(agent)
+            && let Some(draft) = self.draft_mut(i)
+        {
+            draft.open = false;
         }
     }
 
@@ -198,7 +207,7 @@ impl StepBuilder {
     /// it was started by a record carrying the same key.
     pub fn open_step(&self, agent: Option<&str>, key: Option<&str>) -> Option<usize> {
         let i = self.last_step(agent)?;
-        let draft = &self.drafts[i];
+        let draft = self.draft(i)?;
         (draft.open && (key.is_none() || draft.key.as_deref() == key)).then_some(i)
     }
 
@@ -212,7 +221,7 @@ impl StepBuilder {
         let owned = agent.map(String::from);
         let context = self.context(&owned);
         let message = self.push_message(agent, Message::assistant(""));
-        let index = self.trajectory.steps.len();
+        let index = self.step_total();
         self.trajectory.steps.push(Step {
             agent: owned.clone(),
             timestamp,
@@ -226,13 +235,17 @@ impl StepBuilder {
             calls: Vec::new(),
         });
         self.last_step.insert(owned, index);
+        self.release_done();
         index
     }
 
     /// Hidden reasoning (thinking, a reasoning summary).
     pub fn add_thought(&mut self, step: usize, text: &str) {
         let text = text.trim_end();
-        let thought = &mut self.trajectory.steps[step].thought;
+        let Some(step) = self.step_mut(step) else {
+            return;
+        };
+        let thought = &mut step.thought;
         if !text.trim().is_empty() && !thought.contains(text) {
             append(thought, text, "\n\n");
         }
@@ -242,7 +255,9 @@ impl StepBuilder {
     /// goes on to act.
     pub fn add_text(&mut self, step: usize, text: &str) {
         let text = text.trim_end();
-        let s = &mut self.trajectory.steps[step];
+        let Some(s) = self.step_mut(step) else {
+            return;
+        };
         if text.trim().is_empty() || s.response.contains(text) {
             return;
         }
@@ -268,19 +283,24 @@ impl StepBuilder {
             if self.calls.get(id).is_some_and(|&(s, _)| s == step) {
                 return false;
             }
-            self.calls
-                .insert(id.clone(), (step, self.drafts[step].calls.len()));
+            let Some(draft) = self.draft(step) else {
+                return false;
+            };
+            self.calls.insert(id.clone(), (step, draft.calls.len()));
         }
         if let Some(message) = self.pool_message(step) {
             message.tool_calls.push(call.clone());
         }
-        self.trajectory.steps[step].tool_calls.push(call);
-        self.drafts[step].calls.push(CallDraft {
+        let (Some(slot), Some(draft)) = (self.slot(step), self.draft_mut(step)) else {
+            return false;
+        };
+        draft.calls.push(CallDraft {
             action,
             output: None,
             expects_output,
             duration_s: None,
         });
+        self.trajectory.steps[slot].tool_calls.push(call);
         true
     }
 
@@ -293,7 +313,8 @@ impl StepBuilder {
     /// that name no call are matched.
     pub fn pending_call(&self, agent: Option<&str>) -> Option<CallAt> {
         let step = self.last_step(agent)?;
-        let call = self.drafts[step]
+        let call = self
+            .draft(step)?
             .calls
             .iter()
             .position(|c| c.expects_output && c.output.is_none())?;
@@ -301,12 +322,15 @@ impl StepBuilder {
     }
 
     pub fn call(&self, (step, call): CallAt) -> Option<&ToolCall> {
-        self.trajectory.steps.get(step)?.tool_calls.get(call)
+        self.trajectory
+            .steps
+            .get(self.slot(step)?)?
+            .tool_calls
+            .get(call)
     }
 
     pub fn has_output(&self, (step, call): CallAt) -> bool {
-        self.drafts
-            .get(step)
+        self.draft(step)
             .and_then(|d| d.calls.get(call))
             .is_some_and(|c| c.output.is_some())
     }
@@ -314,11 +338,7 @@ impl StepBuilder {
     /// What came back for the call at `at`; the text also joins the context.
     pub fn add_result(&mut self, at: CallAt, outcome: CallOutput) {
         let (step, call) = at;
-        let Some(draft) = self
-            .drafts
-            .get_mut(step)
-            .and_then(|d| d.calls.get_mut(call))
-        else {
+        let Some(draft) = self.draft_mut(step).and_then(|d| d.calls.get_mut(call)) else {
             return;
         };
         let output = draft.output.get_or_insert_with(String::new);
@@ -327,7 +347,7 @@ impl StepBuilder {
             Some(c) => (c.id.clone(), c.name.clone()),
             None => (None, String::new()),
         };
-        let agent = self.trajectory.steps[step].agent.clone();
+        let agent = self.step_mut(step).and_then(|s| s.agent.clone());
         let mut message = Message::tool(outcome.text.clone());
         message.tool_call_id = id;
         message.name = Some(name);
@@ -343,13 +363,13 @@ impl StepBuilder {
         };
         if let (Some(d), Some(call)) = (
             outcome.duration_s,
-            self.drafts
-                .get_mut(at.0)
-                .and_then(|s| s.calls.get_mut(at.1)),
+            self.draft_mut(at.0).and_then(|s| s.calls.get_mut(at.1)),
         ) {
             call.duration_s = Some(call.duration_s.map_or(d, |old| old.max(d)));
         }
-        let step = &mut self.trajectory.steps[at.0];
+        let Some(step) = self.step_mut(at.0) else {
+            return;
+        };
         step.failed |= outcome.failed;
         if let Some(code) = outcome.exit_code {
             // A step's exit code is its first failing call's, else the first one logged.
@@ -377,7 +397,9 @@ impl StepBuilder {
     /// repeat its figures (a later one may be more complete), so each field keeps the
     /// largest value seen rather than a sum.
     pub fn merge_usage(&mut self, step: usize, usage: Usage) {
-        self.trajectory.steps[step].usage.keep_largest(&usage);
+        if let Some(step) = self.step_mut(step) {
+            step.usage.keep_largest(&usage);
+        }
     }
 
     /// What `agent`'s next step sees. While that is every message of the agent so far, a
@@ -386,11 +408,7 @@ impl StepBuilder {
     fn context(&self, agent: &Option<String>) -> StepContext {
         let whole = !self.compacted.contains(agent) && (agent.is_some() || !self.named_agents);
         if whole {
-            StepContext::agent_prefix(
-                Exactness::Reconstructed,
-                self.trajectory.messages.len(),
-                agent.clone(),
-            )
+            StepContext::agent_prefix(Exactness::Reconstructed, self.pool_len(), agent.clone())
         } else {
             let window = self.windows.get(agent).cloned().unwrap_or_default();
             StepContext::list(Exactness::Reconstructed, window)
@@ -398,7 +416,7 @@ impl StepBuilder {
     }
 
     fn pool_message(&mut self, step: usize) -> Option<&mut Message> {
-        let index = self.drafts.get(step)?.message as usize;
+        let index = self.draft(step)?.message as usize;
         self.trajectory.messages.get_mut(index)
     }
 
@@ -411,7 +429,7 @@ impl StepBuilder {
             .iter()
             .rposition(|s| s.kind == StepKind::Agent)
             .unwrap_or(0);
-        let mut unanswered = 0;
+        let mut unanswered = self.released.as_ref().map_or(0, |r| r.unanswered);
         for (i, (step, draft)) in self
             .trajectory
             .steps
@@ -419,35 +437,10 @@ impl StepBuilder {
             .zip(&self.drafts)
             .enumerate()
         {
-            if draft.calls.is_empty() {
-                continue;
-            }
-            step.action = draft
-                .calls
-                .iter()
-                .map(|c| c.action.as_str())
-                .filter(|a| !a.is_empty())
-                .collect::<Vec<_>>()
-                .join("\n");
-            step.tool = step.tool_calls.first().map(|c| c.name.clone());
-            let timed: Vec<f64> = draft.calls.iter().filter_map(|c| c.duration_s).collect();
-            if !timed.is_empty() {
-                step.duration_s = Some(timed.iter().sum());
-            }
-            step.observation = draft
-                .calls
-                .iter()
-                .filter_map(|c| c.output.as_deref())
-                .filter(|o| !o.is_empty())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let open = compose(step, draft);
             // The last step's results may still be on their way (a live session).
             if i != last {
-                unanswered += draft
-                    .calls
-                    .iter()
-                    .filter(|c| c.expects_output && c.output.is_none())
-                    .count();
+                unanswered += open;
             }
         }
         if unanswered > 0 {
@@ -463,6 +456,38 @@ impl StepBuilder {
         }
         self.trajectory
     }
+}
+
+/// Composes `step`'s action, tool, duration and observation from its calls; returns how
+/// many of its calls still wait for a result.
+fn compose(step: &mut Step, draft: &Draft) -> usize {
+    if draft.calls.is_empty() {
+        return 0;
+    }
+    step.action = draft
+        .calls
+        .iter()
+        .map(|c| c.action.as_str())
+        .filter(|a| !a.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    step.tool = step.tool_calls.first().map(|c| c.name.clone());
+    let timed: Vec<f64> = draft.calls.iter().filter_map(|c| c.duration_s).collect();
+    if !timed.is_empty() {
+        step.duration_s = Some(timed.iter().sum());
+    }
+    step.observation = draft
+        .calls
+        .iter()
+        .filter_map(|c| c.output.as_deref())
+        .filter(|o| !o.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    draft
+        .calls
+        .iter()
+        .filter(|c| c.expects_output && c.output.is_none())
+        .count()
 }
 
 /// Appends `text` to `to`, with `separator` between when both are non-empty.

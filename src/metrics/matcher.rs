@@ -99,6 +99,21 @@ struct Scratch {
     gate_seen: Vec<bool>,
 }
 
+/// Counts steps one at a time with a [`Matcher`] ([`Matcher::step_scanner`]).
+pub(crate) struct StepScanner<'m> {
+    matcher: &'m Matcher,
+    scratch: Scratch,
+}
+
+impl StepScanner<'_> {
+    /// What `step` matches on its own: one count per rule.
+    pub(crate) fn row(&mut self, step: &Step) -> Vec<u32> {
+        let mut row = vec![0; self.matcher.rules.len()];
+        self.matcher.count_step(step, &mut row, &mut self.scratch);
+        row
+    }
+}
+
 /// The regex a rule's pattern compiles to: line-anchored like rg, case-insensitive on
 /// request; `None` for case-sensitive literals (those go to Aho-Corasick).
 fn regex_source(rule: &Rule) -> Option<String> {
@@ -347,31 +362,62 @@ impl Matcher {
         let mut scratch = Scratch::default();
         for (i, step) in trajectory.steps.iter().enumerate() {
             let row = matches.row_mut(i + 1);
-            for scanner in &self.scanners {
-                scanner.count(step, row, &mut scratch);
-            }
+            self.count_fields(step, row, &mut scratch);
             counted(i, row);
-            for &id in &self.conditional {
-                if !self.step_qualifies(&self.rules[id], step) {
-                    row[id] = 0;
-                }
-            }
-            for &id in &self.patternless {
-                row[id] = self.patternless_count(&self.rules[id], step);
-            }
-            for (id, regex) in &self.excluding {
-                if row[*id] > 0 && excluded(self.rules[*id].field, regex, step) {
-                    row[*id] = 0;
-                }
-            }
-            if !self.step_conditions.is_empty() {
-                self.step_conditions.apply(step, row);
-            }
+            self.qualify(step, row);
         }
-        for plan in &self.sequences {
-            plan.apply(trajectory, &mut matches);
-        }
+        self.apply_sequences(trajectory, &mut matches);
         matches
+    }
+
+    /// The sequence conditions, over the step-local counts of every step.
+    pub(crate) fn apply_sequences(&self, facts: &dyn sequence::Facts, matches: &mut StepMatches) {
+        for plan in &self.sequences {
+            plan.apply(facts, matches);
+        }
+    }
+
+    /// A scanner of steps one at a time: each step's counts of the rules that look at that
+    /// step alone ([`Matcher::apply_sequences`] does the rest).
+    pub(crate) fn step_scanner(&self) -> StepScanner<'_> {
+        StepScanner {
+            matcher: self,
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Counts into `row` (one count per rule) what `step` matches on its own.
+    fn count_step(&self, step: &Step, row: &mut [u32], scratch: &mut Scratch) {
+        self.count_fields(step, row, scratch);
+        self.qualify(step, row);
+    }
+
+    /// What each field's patterns find in `step`, before the step's conditions.
+    fn count_fields(&self, step: &Step, row: &mut [u32], scratch: &mut Scratch) {
+        for scanner in &self.scanners {
+            scanner.count(step, row, scratch);
+        }
+    }
+
+    /// The conditions on `step` applied to its counts: tool, after a tool call, exclusions,
+    /// rules without a pattern.
+    fn qualify(&self, step: &Step, row: &mut [u32]) {
+        for &id in &self.conditional {
+            if !self.step_qualifies(&self.rules[id], step) {
+                row[id] = 0;
+            }
+        }
+        for &id in &self.patternless {
+            row[id] = self.patternless_count(&self.rules[id], step);
+        }
+        for (id, regex) in &self.excluding {
+            if row[*id] > 0 && excluded(self.rules[*id].field, regex, step) {
+                row[*id] = 0;
+            }
+        }
+        if !self.step_conditions.is_empty() {
+            self.step_conditions.apply(step, row);
+        }
     }
 
     /// The step-local conditions: the tool called, and that a tool was called at all.

@@ -315,7 +315,8 @@ fn read_outcome(
     // Without summaries to keep, the raw-byte tally may read the file (it falls back to the
     // exact read, done once). A Parquet dataset is walked row by row instead.
     let mut loaded = None;
-    if key.is_none() && !crate::formats::parquet::is_parquet(path) {
+    let big = crate::formats::is_big(path);
+    if key.is_none() && !crate::formats::parquet::is_parquet(path) && !big {
         match super::sparse_tally::read(path, matcher, true) {
             super::sparse_tally::Read::Tallied(tallies) => {
                 let nothing = CachedOutcome::Trajectories(Vec::new());
@@ -405,6 +406,14 @@ fn read_file(
     if crate::formats::parquet::is_parquet(path) {
         crate::formats::parquet::visit(path, &mut |t| take(&t))?;
         return Ok(Read::Trajectories(tallies, summaries));
+    }
+    // A big file's steps are tallied as they are read, never all held.
+    if loaded.is_none()
+        && let Some(visited) = super::visit_tally::tally_big(path, matcher)
+    {
+        let (tally, summary) = visited?;
+        let summaries = if summarise { vec![summary] } else { vec![] };
+        return Ok(Read::Trajectories(vec![tally], summaries));
     }
     let loaded = match loaded {
         Some(read) => read?,

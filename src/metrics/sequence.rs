@@ -45,15 +45,13 @@ impl Plan {
     }
 
     /// Clears the rule's matches at the steps where a condition fails.
-    pub(crate) fn apply(&self, trajectory: &Trajectory, matches: &mut StepMatches) {
+    pub(crate) fn apply(&self, facts: &dyn Facts, matches: &mut StepMatches) {
         let steps = matches.steps();
-        let streaks = self
-            .repeat
-            .map(|_| streaks(trajectory, self.same_observation));
+        let streaks = self.repeat.map(|_| facts.streaks(self.same_observation));
         let windows = self
             .not_followed_by
             .map(|follower| follow_windows(matches, follower, self.before));
-        let costs = self.cost_above.map(|_| costs_so_far(trajectory));
+        let costs = self.cost_above.map(|_| facts.costs_so_far());
         let mut run = 0;
         for step in 1..=steps {
             let mut keep = true;
@@ -81,6 +79,27 @@ impl Plan {
                 matches.set(step, self.rule, 0);
             }
         }
+    }
+}
+
+/// What the sequence conditions read of a trajectory's steps beyond the rules' counts: a
+/// trajectory held whole, or one whose steps were visited one at a time
+/// (`metrics::visit_tally`), which keeps only these.
+pub(crate) trait Facts {
+    /// For each step, how many steps in a row up to it had the same (non-empty) action,
+    /// and the same observation when `same_observation`.
+    fn streaks(&self, same_observation: bool) -> Vec<usize>;
+    /// For each step, the dollars spent up to and including it.
+    fn costs_so_far(&self) -> Vec<f64>;
+}
+
+impl Facts for Trajectory {
+    fn streaks(&self, same_observation: bool) -> Vec<usize> {
+        streaks(self, same_observation)
+    }
+
+    fn costs_so_far(&self) -> Vec<f64> {
+        costs_so_far(self)
     }
 }
 

@@ -17,7 +17,7 @@ use super::rule::RuleId;
 use super::step_matches::StepHit;
 pub use crate::model::TrajectoryKey;
 use crate::model::{
-    JoinTarget, Trajectory, TrajectoryHeader, Usage, count_patch_lines, patch_files,
+    JoinTarget, Step, Trajectory, TrajectoryHeader, Usage, count_patch_lines, patch_files,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -75,6 +75,29 @@ pub struct TrajectoryTally {
     pub tools: Vec<ToolUse>,
 }
 
+/// Counts `step`'s tool calls into `tools` (tools by first use).
+pub(crate) fn count_tools(tools: &mut Vec<ToolUse>, step: &Step) {
+    let mut seen_here: Vec<&str> = Vec::new();
+    for name in tool_calls_of(step) {
+        let index = match tools.iter().position(|t| t.name == name) {
+            Some(i) => i,
+            None => {
+                tools.push(ToolUse {
+                    name: name.to_string(),
+                    calls: 0,
+                    steps: 0,
+                });
+                tools.len() - 1
+            }
+        };
+        tools[index].calls += 1;
+        if !seen_here.contains(&name) {
+            seen_here.push(name);
+            tools[index].steps += 1;
+        }
+    }
+}
+
 impl TrajectoryTally {
     /// Scans `trajectory` with `matcher`.
     pub fn of(matcher: &Matcher, trajectory: &Trajectory) -> TrajectoryTally {
@@ -92,25 +115,7 @@ impl TrajectoryTally {
     ) -> TrajectoryTally {
         let mut tools: Vec<ToolUse> = Vec::new();
         for step in &trajectory.steps {
-            let mut seen_here: Vec<&str> = Vec::new();
-            for name in tool_calls_of(step) {
-                let index = match tools.iter().position(|t| t.name == name) {
-                    Some(i) => i,
-                    None => {
-                        tools.push(ToolUse {
-                            name: name.to_string(),
-                            calls: 0,
-                            steps: 0,
-                        });
-                        tools.len() - 1
-                    }
-                };
-                tools[index].calls += 1;
-                if !seen_here.contains(&name) {
-                    seen_here.push(name);
-                    tools[index].steps += 1;
-                }
-            }
+            count_tools(&mut tools, step);
         }
         // A run keeps one tally per trajectory until its end (100,000 rows of a dataset):
         // the vectors' spare capacity from growing would be kept with it.

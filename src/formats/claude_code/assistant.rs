@@ -45,8 +45,10 @@ impl Session<'_> {
         if !usage.is_empty() {
             self.steps.merge_usage(step, usage);
         }
-        if record.is_api_error.is_true() {
-            self.steps.trajectory.steps[step].failed = true;
+        if record.is_api_error.is_true()
+            && let Some(step) = self.steps.step_mut(step)
+        {
+            step.failed = true;
         }
     }
 

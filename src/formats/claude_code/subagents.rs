@@ -118,7 +118,7 @@ pub(super) fn link(trajectory: &mut Trajectory, agent_ids: &HashMap<String, Stri
 }
 
 /// `<dir>/<session>/subagents` for the session file `<dir>/<session>.jsonl`.
-fn subagents_dir(session: &Path) -> Option<PathBuf> {
+pub(super) fn subagents_dir(session: &Path) -> Option<PathBuf> {
     let stem = session.file_stem()?;
     let dir = session.with_file_name(stem).join("subagents");
     dir.is_dir().then_some(dir)

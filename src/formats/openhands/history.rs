@@ -29,29 +29,24 @@ const NOT_STEPS: &[&str] = &[
 /// Agent states that say the run is still going; any other is how it ended (so far).
 const TRANSIENT_STATES: &[&str] = &["loading", "init", "running", "user_confirmed"];
 
+/// Steps started after a step before a releasing builder lets it go: an observation that
+/// answers its action that much later is lost to that read (the whole read keeps it).
+const SETTLE: usize = 64;
+
 /// Reads `events` into `trajectory`'s steps and message pool. Sets the exit status from the
 /// last agent state (or a finish action), and the task, model and agent when not yet known.
 pub fn build(trajectory: &mut Trajectory, events: Vec<RawEvent>) {
-    let mut builder = Builder {
-        t: trajectory,
-        chat: Vec::new(),
-        step_of_action: HashMap::new(),
-        response_context: HashMap::new(),
-        metrics: None,
-        state: None,
-        finished: false,
-        seen: HashSet::new(),
-        orphans: 0,
-        condensed: false,
-    };
+    let placeholder = Trajectory::new(&trajectory.path, trajectory.format);
+    let mut builder = Builder::new(std::mem::replace(trajectory, placeholder));
     for event in &events {
         builder.event(event);
     }
-    builder.finish();
+    *trajectory = builder.finish();
 }
 
-struct Builder<'t> {
-    t: &'t mut Trajectory,
+/// Builds a trajectory from its events as they come, one at a time.
+pub struct Builder {
+    t: Trajectory,
     /// The conversation so far: (event id, message in the pool).
     chat: Vec<(Option<i64>, u32)>,
     /// Action event id → index of its step in `t.steps`.
@@ -68,10 +63,84 @@ struct Builder<'t> {
     orphans: usize,
     /// Whether a condensation made the chat differ from the pool's first messages.
     condensed: bool,
+    /// Set when steps are let go as they settle (the bounded read of a big file, which
+    /// reads no context): `t.steps` then holds the steps from `base` on, and the pool is
+    /// only counted.
+    release: Option<Release>,
 }
 
-impl Builder<'_> {
-    fn event(&mut self, event: &RawEvent) {
+/// What a releasing builder keeps of what it let go.
+#[derive(Default)]
+struct Release {
+    base: usize,
+    ready: Vec<Step>,
+    pool_len: usize,
+}
+
+impl Builder {
+    pub fn new(trajectory: Trajectory) -> Builder {
+        Builder {
+            t: trajectory,
+            chat: Vec::new(),
+            step_of_action: HashMap::new(),
+            response_context: HashMap::new(),
+            metrics: None,
+            state: None,
+            finished: false,
+            seen: HashSet::new(),
+            orphans: 0,
+            condensed: false,
+            release: None,
+        }
+    }
+
+    /// Lets steps go once [`SETTLE`] steps have started after them
+    /// ([`Builder::take_released`]), and keeps no message pool.
+    pub fn release_steps(&mut self) {
+        self.release = Some(Release::default());
+    }
+
+    /// The steps let go since the last call, in order.
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.release
+            .as_mut()
+            .map(|r| std::mem::take(&mut r.ready))
+            .unwrap_or_default()
+    }
+
+    /// Steps started so far, those let go included.
+    fn step_total(&self) -> usize {
+        self.release.as_ref().map_or(0, |r| r.base) + self.t.steps.len()
+    }
+
+    fn push_step(&mut self, step: Step) {
+        self.t.steps.push(step);
+        let Some(release) = &mut self.release else {
+            return;
+        };
+        if self.t.steps.len() > SETTLE {
+            let done = self.t.steps.len() - SETTLE;
+            release.ready.extend(self.t.steps.drain(..done));
+            release.base += done;
+        }
+    }
+
+    fn step_mut(&mut self, index: usize) -> Option<&mut Step> {
+        let base = self.release.as_ref().map_or(0, |r| r.base);
+        self.t.steps.get_mut(index.checked_sub(base)?)
+    }
+
+    fn push_message(&mut self, message: Message) -> u32 {
+        match &mut self.release {
+            Some(release) => {
+                release.pool_len += 1;
+                u32::try_from(release.pool_len - 1).unwrap_or(u32::MAX)
+            }
+            None => self.t.push_message(message),
+        }
+    }
+
+    pub fn event(&mut self, event: &RawEvent) {
         if let Some(id) = event.id {
             self.seen.insert(id);
         }
@@ -175,9 +244,9 @@ impl Builder<'_> {
         step.thought = thought;
         step.tool_calls = own_call.into_iter().collect();
         if let Some(id) = event.id {
-            self.step_of_action.insert(id, self.t.steps.len());
+            self.step_of_action.insert(id, self.step_total());
         }
-        self.t.steps.push(step);
+        self.push_step(step);
     }
 
     fn observation(&mut self, event: &RawEvent, kind: &str) {
@@ -196,7 +265,7 @@ impl Builder<'_> {
             return;
         };
         let for_model = event.observation_for_model();
-        let Some(step) = self.t.steps.get_mut(index) else {
+        let Some(step) = self.step_mut(index) else {
             return;
         };
         if step.observation.is_empty() {
@@ -245,7 +314,7 @@ impl Builder<'_> {
             context: Some(self.context()),
             ..Step::default()
         };
-        self.t.steps.push(step);
+        self.push_step(step);
         let text = format!(
             "{}\n[Error occurred in processing last action]",
             event.content.0
@@ -282,13 +351,13 @@ impl Builder<'_> {
                 .get("summary_offset")
                 .and_then(Value::as_u64)
                 .map_or(self.chat.len(), |o| (o as usize).min(self.chat.len()));
-            let index = self.t.push_message(Message::user(summary));
+            let index = self.push_message(Message::user(summary));
             self.chat.insert(at, (event.id, index));
         }
     }
 
     fn say(&mut self, event_id: Option<i64>, message: Message) {
-        let index = self.t.push_message(message);
+        let index = self.push_message(message);
         self.chat.push((event_id, index));
     }
 
@@ -322,8 +391,9 @@ impl Builder<'_> {
         usage
     }
 
-    fn finish(self) {
-        let t = self.t;
+    /// The trajectory, with the steps not let go.
+    pub fn finish(self) -> Trajectory {
+        let mut t = self.t;
         t.exit_status = self
             .state
             .or_else(|| self.finished.then(|| "finished".to_string()));
@@ -333,6 +403,7 @@ impl Builder<'_> {
                 self.orphans
             ));
         }
+        t
     }
 }
 

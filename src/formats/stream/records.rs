@@ -12,7 +12,8 @@ use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::formats::{LoadError, claude_code, openhands};
-use crate::model::{Format, Trajectory};
+use crate::model::{Format, Step, Trajectory};
+use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
@@ -36,6 +37,11 @@ trait Records {
     /// after it with no line end (a writer may still be writing it).
     fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError>;
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError>;
+    /// Steps finished so far, when the reader releases them as they complete (else they all
+    /// come with [`Records::finish`]).
+    fn released(&mut self) -> Vec<Step> {
+        Vec::new()
+    }
 }
 
 struct ClaudeLines<'a>(claude_code::Lines<'a>);
@@ -48,6 +54,10 @@ impl Records for ClaudeLines<'_> {
 
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
         self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
     }
 }
 
@@ -64,17 +74,33 @@ impl Records for OpenHandsItems<'_> {
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
         self.events.finish(self.path).map(|t| vec![t])
     }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.events.take_released()
+    }
 }
 
-/// The reader of `format` for records of `shape`, if it has one.
-fn reader<'a>(format: Format, shape: Shape, path: &'a Path) -> Option<Box<dyn Records + 'a>> {
+/// The reader of `format` for records of `shape`, if it has one; releasing its steps as
+/// they finish where it can when `release`.
+fn reader<'a>(
+    format: Format,
+    shape: Shape,
+    path: &'a Path,
+    release: bool,
+) -> Option<Box<dyn Records + 'a>> {
     match (format, shape) {
-        (Format::ClaudeCode, Shape::Lines) => {
-            Some(Box::new(ClaudeLines(claude_code::Lines::new(path))))
-        }
+        (Format::ClaudeCode, Shape::Lines) => Some(Box::new(ClaudeLines(if release {
+            claude_code::Lines::releasing(path)
+        } else {
+            claude_code::Lines::new(path)
+        }))),
         (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
             path,
-            events: openhands::Events::default(),
+            events: if release {
+                openhands::Events::releasing()
+            } else {
+                openhands::Events::default()
+            },
         })),
         _ => None,
     }
@@ -281,6 +307,55 @@ pub fn read_from(
     threshold: usize,
     whole: bool,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let Some(mut trajectories) = drive(path, file, threshold, whole, None)? else {
+        return Ok(None);
+    };
+    for trajectory in &mut trajectories {
+        trajectory.number_steps();
+    }
+    Ok(Some(trajectories))
+}
+
+/// Reads all of `path` record by record like [`read_from`], handing each step to `on_step`
+/// (slim, in order, numbered) as soon as its reader lets it go, and never holding it: the
+/// trajectories come back without steps. Formats with record readers give one trajectory
+/// per file.
+pub fn visit(
+    path: &Path,
+    threshold: usize,
+    on_step: &mut dyn FnMut(Step) -> Result<(), LoadError>,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let mut count = 0;
+    let mut each = |mut step: Step| {
+        count += 1;
+        step.index = count;
+        on_step(step)
+    };
+    let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
+    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each))? else {
+        return Ok(None);
+    };
+    for trajectory in &mut trajectories {
+        for step in std::mem::take(&mut trajectory.steps) {
+            each(step)?;
+        }
+    }
+    Ok(Some(trajectories))
+}
+
+/// Steps handed over as their reader releases them.
+type OnStep<'a> = &'a mut dyn FnMut(Step) -> Result<(), LoadError>;
+
+/// The record reading of [`read_from`] and [`visit`]: with `on_step`, the reader releases
+/// its steps as they finish and each goes there at once.
+fn drive(
+    path: &Path,
+    file: &mut dyn Read,
+    threshold: usize,
+    whole: bool,
+    mut on_step: Option<OnStep<'_>>,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let release = on_step.is_some();
     let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
     let mut slimmer = Slimmer::new(threshold);
     let mut cutter = Cutter::new();
@@ -328,6 +403,11 @@ pub fn read_from(
         if let Some(err) = failed.take() {
             return Err(err);
         }
+        if let (Some(reader), Some(on_step)) = (&mut reader, &mut on_step) {
+            for step in reader.released() {
+                on_step(step)?;
+            }
+        }
         if cutter.pending.len() as u64 > budget {
             return Err(line_budget_error(path, cutter.open_line(), budget));
         }
@@ -337,7 +417,7 @@ pub fn read_from(
             let Some(shape) = cutter.shape else {
                 return Ok(None);
             };
-            let Some(mut chosen) = sniff(path, shape, &first) else {
+            let Some(mut chosen) = sniff(path, shape, &first, release) else {
                 return Ok(None);
             };
             for record in first.drain(..) {
@@ -349,19 +429,25 @@ pub fn read_from(
             break;
         }
     }
-    let Some(reader) = reader else {
+    let Some(mut reader) = reader else {
         return Ok(None);
     };
-    let mut trajectories = reader.finish()?;
-    for trajectory in &mut trajectories {
-        trajectory.number_steps();
+    if let Some(on_step) = &mut on_step {
+        for step in reader.released() {
+            on_step(step)?;
+        }
     }
-    Ok(Some(trajectories))
+    reader.finish().map(Some)
 }
 
 /// The record reader for the file whose first records are `first`, told the way the whole
 /// read tells it (from a sample of the same records).
-fn sniff<'a>(path: &'a Path, shape: Shape, first: &[Record]) -> Option<Box<dyn Records + 'a>> {
+fn sniff<'a>(
+    path: &'a Path,
+    shape: Shape,
+    first: &[Record],
+    release: bool,
+) -> Option<Box<dyn Records + 'a>> {
     let mut sample = Vec::new();
     match shape {
         // One line says too little to tell JSON Lines from one document.
@@ -388,7 +474,7 @@ fn sniff<'a>(path: &'a Path, shape: Shape, first: &[Record]) -> Option<Box<dyn R
         return None;
     }
     match detect(path, &sample) {
-        Ok(Kind::Trajectories(format)) => reader(format, shape, path),
+        Ok(Kind::Trajectories(format)) => reader(format, shape, path, release),
         _ => None,
     }
 }

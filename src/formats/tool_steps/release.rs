@@ -1,0 +1,147 @@
+//! Releasing a builder's steps as they complete, for the bounded read of a big log
+//! (`formats::stream`): a listing or a tally visits each finished step once and drops it, so
+//! what the builder holds is the few steps still open, never the whole session.
+//!
+//! A step is finished when no later record can change it: it is not an agent's latest step
+//! (model output may still join that one, a person's reply may still answer it), every
+//! call that expects a result has one, and [`SETTLE`] steps have started since. A step
+//! that stays unfinished (a call never answered, the last step of a sub-agent that ended)
+//! is released anyway once [`GIVE_UP`] steps have started since, so that one such step does
+//! not hold every step after it: a result logged that much later than its call is lost
+//! to this read (the whole read keeps it). Steps keep their file order.
+//!
+//! The message pool is not kept while releasing unless asked: it is what contexts index
+//! into, and a listing or a tally reads no context.
+
+use super::{Draft, StepBuilder, compose};
+use crate::model::{Message, Step};
+
+/// Steps started after a finished step before it is released.
+const SETTLE: usize = 8;
+/// Steps started after a step before it is released, finished or not.
+const GIVE_UP: usize = 512;
+
+/// What a releasing builder keeps of what it has released.
+pub(super) struct Released {
+    /// Steps released so far: the absolute index of `trajectory.steps[0]`.
+    base: usize,
+    /// Released steps not yet taken by the reader.
+    ready: Vec<Step>,
+    /// Whether the message pool is kept (contexts wanted); else only counted.
+    keep_pool: bool,
+    /// Messages in the pool, kept or not.
+    pool_len: usize,
+    /// Calls of released steps that never got a result.
+    pub(super) unanswered: usize,
+}
+
+impl StepBuilder {
+    /// Releases steps as they finish (see the module doc): [`StepBuilder::take_released`]
+    /// hands them over, numbered; [`StepBuilder::finish`] leaves in the trajectory the
+    /// steps not yet released (their reader numbers them after those). The pool is kept
+    /// only if `keep_pool`.
+    pub fn release_steps(&mut self, keep_pool: bool) {
+        self.released = Some(Released {
+            base: 0,
+            ready: Vec::new(),
+            keep_pool,
+            pool_len: self.trajectory.messages.len(),
+            unanswered: 0,
+        });
+    }
+
+    /// The steps released since the last call, in order, with their 1-based index.
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.released
+            .as_mut()
+            .map(|r| std::mem::take(&mut r.ready))
+            .unwrap_or_default()
+    }
+
+    /// Steps started so far, released ones included.
+    pub(super) fn step_total(&self) -> usize {
+        self.base() + self.trajectory.steps.len()
+    }
+
+    fn base(&self) -> usize {
+        self.released.as_ref().map_or(0, |r| r.base)
+    }
+
+    /// Where step `index` (absolute) sits in `trajectory.steps`, if not released.
+    pub(super) fn slot(&self, index: usize) -> Option<usize> {
+        index
+            .checked_sub(self.base())
+            .filter(|&i| i < self.trajectory.steps.len())
+    }
+
+    /// Step `index` (absolute), unless released.
+    pub fn step_mut(&mut self, index: usize) -> Option<&mut Step> {
+        let slot = self.slot(index)?;
+        self.trajectory.steps.get_mut(slot)
+    }
+
+    pub(super) fn draft(&self, index: usize) -> Option<&Draft> {
+        self.drafts.get(self.slot(index)?)
+    }
+
+    pub(super) fn draft_mut(&mut self, index: usize) -> Option<&mut Draft> {
+        let slot = self.slot(index)?;
+        self.drafts.get_mut(slot)
+    }
+
+    /// Adds `message` to the pool (or only counts it) and returns its index.
+    pub(super) fn pool_push(&mut self, message: Message) -> u32 {
+        match &mut self.released {
+            Some(released) if !released.keep_pool => {
+                released.pool_len += 1;
+                u32::try_from(released.pool_len - 1).unwrap_or(u32::MAX)
+            }
+            _ => self.trajectory.push_message(message),
+        }
+    }
+
+    pub(super) fn pool_len(&self) -> usize {
+        match &self.released {
+            Some(released) if !released.keep_pool => released.pool_len,
+            _ => self.trajectory.messages.len(),
+        }
+    }
+
+    /// Releases the finished steps at the front (see the module doc).
+    pub(super) fn release_done(&mut self) {
+        if self.released.is_none() {
+            return;
+        }
+        let total = self.step_total();
+        let mut done = 0;
+        for (slot, draft) in self.drafts.iter().enumerate() {
+            let index = self.base() + slot;
+            let after = total - index - 1;
+            let latest = self.last_step.values().any(|&i| i == index);
+            let answered = draft
+                .calls
+                .iter()
+                .all(|c| !c.expects_output || c.output.is_some());
+            if after >= GIVE_UP || (after >= SETTLE && answered && !latest) {
+                done += 1;
+            } else {
+                break;
+            }
+        }
+        if done == 0 {
+            return;
+        }
+        let base = self.base();
+        let steps: Vec<Step> = self.trajectory.steps.drain(..done).collect();
+        let drafts: Vec<Draft> = self.drafts.drain(..done).collect();
+        let Some(released) = &mut self.released else {
+            return;
+        };
+        for (i, (mut step, draft)) in steps.into_iter().zip(&drafts).enumerate() {
+            released.unanswered += compose(&mut step, draft);
+            step.index = base + i + 1;
+            released.ready.push(step);
+        }
+        released.base += done;
+    }
+}
