@@ -44,6 +44,18 @@ impl Out {
         self.check(result)
     }
 
+    /// Writes `value` as pretty-printed JSON and a newline, as it is serialised: a big
+    /// report is never held whole as text.
+    pub fn json<T: serde::Serialize>(&mut self, value: &T) -> Result<(), OutError> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = serde_json::to_writer_pretty(&mut self.writer, value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.writer.write_all(b"\n"));
+        self.check(result)
+    }
+
     pub fn flush(&mut self) -> Result<(), OutError> {
         if self.closed {
             return Ok(());

@@ -373,7 +373,7 @@ fn single(
     if args.json {
         let mut report = json::run_json(run, &overview, rule_errors, args.by_trajectory);
         report.localization = located;
-        out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
+        out.json(&report)?;
         return Ok(());
     }
     report_failures(run);
@@ -471,7 +471,7 @@ fn compare(
             (labels[0].clone(), &a.tally),
             (labels[1].clone(), &b.tally),
         ]));
-        out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
+        out.json(&report)?;
         return Ok(());
     }
     report_failures(a);

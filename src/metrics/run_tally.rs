@@ -228,7 +228,12 @@ fn tally(
         |Candidate { path, .. }, shared| {
             let (fresh, outcome) = match cached(shared, path, &key) {
                 Some(outcome) => (None, outcome),
-                None => read(path, &matcher, caching.then_some(key.as_str()), fold),
+                // The cache never keeps a Parquet file (what a row means depends on
+                // `--columns`): summaries and tallies prepared for it would only take memory.
+                None => {
+                    let kept = caching && !crate::formats::parquet::has_parquet_extension(path);
+                    read(path, &matcher, kept.then_some(key.as_str()), fold)
+                }
             };
             let outcome = if fold { outcome.folded(rules) } else { outcome };
             FileRead {

@@ -1,7 +1,7 @@
 //! The `--json` shape of `trajscope stats` (documented in docs/metrics.md). Field names are
 //! a contract with scripts: add fields freely, never rename or remove one.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use trajscope::metrics::stats::Rate;
@@ -14,7 +14,7 @@ use trajscope::metrics::{
 pub const VERSION: u32 = 1;
 
 #[derive(Serialize)]
-pub struct RunJson {
+pub struct RunJson<'a> {
     pub version: u32,
     pub paths: Vec<PathBuf>,
     pub trajectories: usize,
@@ -32,7 +32,7 @@ pub struct RunJson {
     pub unreadable: Vec<Unreadable>,
     pub rule_errors: Vec<RuleError>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub by_trajectory: Option<Vec<TrajectoryJson>>,
+    pub by_trajectory: Option<ByTrajectory<'a>>,
     /// With `--dataset`: localization against the gold patches.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub localization: Option<super::localization::Report>,
@@ -137,10 +137,10 @@ pub struct RuleHits {
 }
 
 #[derive(Serialize)]
-pub struct CompareJson {
+pub struct CompareJson<'a> {
     pub version: u32,
-    pub a: RunJson,
-    pub b: RunJson,
+    pub a: RunJson<'a>,
+    pub b: RunJson<'a>,
     pub rules: Vec<RuleDeltaJson>,
     pub paired: Pairing,
     pub mcnemar: McNemarJson,
@@ -154,9 +154,9 @@ pub struct CompareJson {
 
 /// `stats --runs` with three runs or more: each run's report and the comparison.
 #[derive(Serialize)]
-pub struct ManyJson {
+pub struct ManyJson<'a> {
     pub version: u32,
-    pub runs: Vec<RunJson>,
+    pub runs: Vec<RunJson<'a>>,
     pub comparison: RunsComparison,
 }
 
@@ -194,12 +194,12 @@ pub struct McNemarJson {
     pub mid_p: f64,
 }
 
-pub fn run_json(
-    run: &TalliedRun,
+pub fn run_json<'a>(
+    run: &'a TalliedRun,
     overview: &Overview,
     rule_errors: &[RuleError],
     by_trajectory: bool,
-) -> RunJson {
+) -> RunJson<'a> {
     let tally = &run.tally;
     RunJson {
         version: VERSION,
@@ -248,7 +248,7 @@ pub fn run_json(
             })
             .collect(),
         rule_errors: rule_errors.to_vec(),
-        by_trajectory: by_trajectory.then(|| trajectories(tally)),
+        by_trajectory: by_trajectory.then_some(ByTrajectory { tally }),
         localization: None,
     }
 }
@@ -287,7 +287,27 @@ fn rules(tally: &Tally) -> Vec<RuleJson> {
         .collect()
 }
 
-fn trajectories(tally: &Tally) -> Vec<TrajectoryJson> {
+/// The per-trajectory array, each trajectory's entry made as it is written: a run of
+/// 100,000 rows never holds them all (as a vector, or as the pretty-printed text) beside
+/// its tallies.
+pub struct ByTrajectory<'a> {
+    tally: &'a Tally,
+}
+
+impl Serialize for ByTrajectory<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let tally = self.tally;
+        let mut labels = label_hits(tally);
+        serializer.collect_seq(tally.trajectories().iter().enumerate().map(|(i, t)| {
+            let mut rules = rule_hits(tally, t);
+            rules.extend(labels.remove(&i).unwrap_or_default());
+            trajectory_json(tally, t, rules)
+        }))
+    }
+}
+
+/// The labelled steps of each trajectory (by index), by label.
+fn label_hits(tally: &Tally) -> BTreeMap<usize, BTreeMap<String, RuleHits>> {
     let mut labels: BTreeMap<usize, BTreeMap<String, RuleHits>> = BTreeMap::new();
     for row in tally.rows() {
         if row.kind == RowKind::Label {
@@ -305,33 +325,32 @@ fn trajectories(tally: &Tally) -> Vec<TrajectoryJson> {
             }
         }
     }
-    tally
-        .trajectories()
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let mut rules = rule_hits(tally, t);
-            rules.extend(labels.remove(&i).unwrap_or_default());
-            let phases = Phases::of(tally.matcher(), t);
-            TrajectoryJson {
-                path: t.path.clone(),
-                index: t.source_index.map(|i| i + 1),
-                instance_id: t.instance_id.clone(),
-                format: t.format.name().to_string(),
-                resolved: t.resolved,
-                exit_status: t.exit_status.clone(),
-                steps: t.steps,
-                cost: t.usage.cost,
-                tokens_in: t.usage.tokens_in,
-                tokens_out: t.usage.tokens_out,
-                patch_lines: t.patch_lines,
-                rules,
-                tools: t.tools.iter().map(|u| (u.name.clone(), u.calls)).collect(),
-                phases: phases.strip(t.steps),
-                unverified_pass: phases.unverified_pass(t.resolved),
-            }
-        })
-        .collect()
+    labels
+}
+
+fn trajectory_json(
+    tally: &Tally,
+    t: &TrajectoryTally,
+    rules: BTreeMap<String, RuleHits>,
+) -> TrajectoryJson {
+    let phases = Phases::of(tally.matcher(), t);
+    TrajectoryJson {
+        path: t.path.clone(),
+        index: t.source_index.map(|i| i + 1),
+        instance_id: t.instance_id.clone(),
+        format: t.format.name().to_string(),
+        resolved: t.resolved,
+        exit_status: t.exit_status.clone(),
+        steps: t.steps,
+        cost: t.usage.cost,
+        tokens_in: t.usage.tokens_in,
+        tokens_out: t.usage.tokens_out,
+        patch_lines: t.patch_lines,
+        rules,
+        tools: t.tools.iter().map(|u| (u.name.clone(), u.calls)).collect(),
+        phases: phases.strip(t.steps),
+        unverified_pass: phases.unverified_pass(t.resolved),
+    }
 }
 
 /// A trajectory's visible rule hits by rule name.
@@ -351,7 +370,11 @@ pub fn rule_hits(tally: &Tally, t: &TrajectoryTally) -> BTreeMap<String, RuleHit
     out
 }
 
-pub fn compare_json(a: RunJson, b: RunJson, comparison: &Comparison) -> CompareJson {
+pub fn compare_json<'a>(
+    a: RunJson<'a>,
+    b: RunJson<'a>,
+    comparison: &Comparison,
+) -> CompareJson<'a> {
     let delta = |x: u64, y: u64| {
         i64::try_from(y).unwrap_or(i64::MAX) - i64::try_from(x).unwrap_or(i64::MAX)
     };

@@ -53,7 +53,7 @@ pub fn report(
             runs: runs_json,
             comparison,
         };
-        out.line(format_args!("{}", serde_json::to_string_pretty(&report)?))?;
+        out.json(&report)?;
         return Ok(());
     }
     for run in runs {
