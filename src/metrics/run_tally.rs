@@ -151,6 +151,13 @@ fn tally(
     let caching = cache.is_enabled();
     let mut tally = Tally::new(matcher.clone());
     let mut results = EvalResults::default();
+    // The results files above the run (a SWE-bench run's predictions can be megabytes of
+    // JSON lines) are read on another core while the run's files are.
+    let (send, above) = std::sync::mpsc::channel();
+    let above_roots = roots.to_vec();
+    rayon::spawn(move || {
+        let _ = send.send(crate::formats::results_above(&above_roots));
+    });
     let complete = read_run_files(
         &candidates,
         cache,
@@ -181,7 +188,7 @@ fn tally(
             }
         },
     );
-    results.sources.extend(crate::formats::results_above(roots));
+    results.sources.extend(above.recv().unwrap_or_default());
     results.apply(tally.trajectories_mut());
     let run = TalliedRun {
         roots: roots.to_vec(),
