@@ -10,6 +10,8 @@
 #
 #   benches/stats.sh [RUN_DIR]     (default: ../shared/corpus/coder-swebench-lite/trajs)
 #   RUNS=20 benches/stats.sh       more runs for a steadier mean
+#   BASE=path/to/trajscope benches/stats.sh   also time that build (`base`, `base-ls`) in
+#                                  the same run: before/after figures side by side
 set -euo pipefail
 cd "$(dirname "$0")/.."
 run="${1:-../shared/corpus/coder-swebench-lite/trajs}"
@@ -31,7 +33,14 @@ rg_all=()
 while IFS= read -r p; do [ -n "$p" ] && rg_all+=(-e "$p"); done < benches/stats_literals.txt
 # The same user config for every run: none.
 export XDG_CONFIG_HOME="$out"
-hyperfine --warmup 2 --runs "${RUNS:-10}" --export-json "$out/stats.json" \
+base=()
+if [ -n "${BASE:-}" ]; then
+  cp "$BASE" "$out/base"
+  base=(-n base "$out/base stats --json --no-cache '$run' > /dev/null"
+        -n base-ls "$out/base ls --json --no-cache '$run' > /dev/null")
+fi
+uptime
+hyperfine --warmup 2 --runs "${RUNS:-10}" --export-json "$out/stats.json" "${base[@]}" \
   -n trajscope "$out/trajscope stats --json --no-cache '$run' > /dev/null" \
   -n exact "TRAJSCOPE_EXACT_TALLY=1 $out/trajscope stats --json --no-cache '$run' > /dev/null" \
   -n rg "rg -c -F ${rg_args[*]@Q} '$run' > /dev/null" \
@@ -63,4 +72,9 @@ t = cpu["trajscope"]
 print(f"cpu: stats {t*1000:.1f} ms = {t/cpu['rg']:.2f}x rg's, {t/cpu['cat']:.2f}x cat's;"
       f" python takes {cpu['python']/t:.1f}x; ls {cpu['ls']*1000:.1f} ms, python-ls takes"
       f" {cpu['python-ls']/cpu['ls']:.1f}x")
+if "base" in r:
+    for name, m in (("best", best), ("mean", mean), ("cpu", cpu)):
+        print(f"{name}: base stats {m['base']*1000:.1f} ms -> {m['trajscope']*1000:.1f} ms"
+              f" ({m['base']/m['trajscope']:.2f}x faster); base ls {m['base-ls']*1000:.1f} ms"
+              f" -> {m['ls']*1000:.1f} ms ({m['base-ls']/m['ls']:.2f}x faster)")
 PY

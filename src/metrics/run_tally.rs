@@ -211,12 +211,26 @@ fn tally(
     let (candidates, mut failures) = discover(roots);
     let key = cache_key(&matcher);
     let caching = cache.is_enabled();
-    let above = crate::formats::results_above(roots);
-    let fold = keep == Keep::Counts
-        && above.is_empty()
+    let all_parquet = keep == Keep::Counts
         && candidates
             .iter()
             .all(|c| crate::formats::parquet::is_parquet(&c.path));
+    // The results files above the run (a SWE-bench run's predictions can be megabytes of
+    // JSON lines) are read on another core while the run's files are; except before a
+    // Parquet-only run, which is folded as it is read only when there are none to join.
+    let (send, above) = std::sync::mpsc::channel();
+    let fold = if all_parquet {
+        let found = crate::formats::results_above(roots);
+        let fold = found.is_empty();
+        let _ = send.send(found);
+        fold
+    } else {
+        let above_roots = roots.to_vec();
+        rayon::spawn(move || {
+            let _ = send.send(crate::formats::results_above(&above_roots));
+        });
+        false
+    };
     let rules = matcher.rules().len();
     let mut tally = Tally::new(matcher.clone());
     let mut results = EvalResults::default();
@@ -257,7 +271,7 @@ fn tally(
             }
         },
     );
-    results.sources.extend(above);
+    results.sources.extend(above.recv().unwrap_or_default());
     results.apply(tally.trajectories_mut());
     let run = TalliedRun {
         roots: roots.to_vec(),
