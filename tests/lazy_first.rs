@@ -83,7 +83,7 @@ fn cuts(text: &[u8]) -> Vec<u64> {
     let mut cuts = Vec::new();
     let mut last = 0;
     for (i, _) in text.iter().enumerate().filter(|&(_, &b)| b == b'\n') {
-        cuts.push(((last + i as u64 + 1) / 2).max(1));
+        cuts.push((last + i as u64).div_ceil(2).max(1));
         cuts.push(i as u64 + 1);
         last = i as u64 + 1;
     }
