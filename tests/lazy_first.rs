@@ -111,7 +111,10 @@ fn the_first_steps_are_the_whole_index_steps() {
             (compared, parts) = (compared + c, parts + p);
         }
     }
-    assert!(compared > 20 && parts > 10, "{compared} opens, {parts} of parts");
+    assert!(
+        compared > 20 && parts > 10,
+        "{compared} opens, {parts} of parts"
+    );
 }
 
 #[test]
@@ -134,7 +137,11 @@ fn step_one_of_a_big_session_comes_before_its_index_is_done() {
     };
     trajscope::tui::job::run(effect, &send, &AtomicBool::new(false), None);
     let sent = sent.into_inner().unwrap();
-    let Some(Msg::TrajectoryStarted { id: 7, loaded: first }) = sent.first() else {
+    let Some(Msg::TrajectoryStarted {
+        id: 7,
+        loaded: first,
+    }) = sent.first()
+    else {
         panic!("the first message is the first steps: {:?}", sent.first());
     };
     let Some(Msg::TrajectoryLoaded {
@@ -155,7 +162,11 @@ fn step_one_of_a_big_session_comes_before_its_index_is_done() {
     assert!(progress.len() > 10, "progress as the index reads");
     assert!(progress.windows(2).all(|w| w[0].0 < w[1].0), "{progress:?}");
     let size = std::fs::metadata(&path).unwrap().len();
-    assert!(progress.iter().all(|&(read, total)| read <= total && total == size));
+    assert!(
+        progress
+            .iter()
+            .all(|&(read, total)| read <= total && total == size)
+    );
 
     let (first, all) = (&first.trajectory, &all.trajectory);
     assert!(!first.lazy.as_ref().unwrap().is_complete());

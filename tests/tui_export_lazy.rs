@@ -56,7 +56,11 @@ fn from_the_cli(file: &Path, format: &str, home: &Path) -> String {
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -71,7 +75,11 @@ fn x_on_a_lazy_trajectory_writes_what_trajscope_export_writes() {
         for format in ["markdown", "html"] {
             let app = from_the_app(file, format);
             let cli = from_the_cli(file, format, home.path());
-            let at = app.bytes().zip(cli.bytes()).take_while(|(a, b)| a == b).count();
+            let at = app
+                .bytes()
+                .zip(cli.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
             assert!(
                 app == cli,
                 "{} ({format}) differs at byte {at}: app {:?}, cli {:?}",

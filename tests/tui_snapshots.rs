@@ -443,7 +443,10 @@ fn a_big_session_shows_its_first_steps_while_it_is_indexed() {
     assert!(text.contains("steps · indexing 4"), "{text}");
     assert!(text.contains("Step 2/"), "{text}");
     let floor = text.split("Step 2/").nth(1).unwrap();
-    assert!(floor.split_whitespace().next().unwrap().ends_with('+'), "{text}");
+    assert!(
+        floor.split_whitespace().next().unwrap().ends_with('+'),
+        "{text}"
+    );
     for msg in later {
         h.send(msg);
     }

@@ -123,7 +123,10 @@ fn read_slim(
     part: &mut Part,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
-    let size = file.metadata().map_err(|err| LoadError::io(path, err))?.len();
+    let size = file
+        .metadata()
+        .map_err(|err| LoadError::io(path, err))?
+        .len();
     let whole = part.limit >= size;
     let mut source = part.reader(file);
     if let Some(trajectories) = records::read_from(path, &mut source, threshold, whole)? {

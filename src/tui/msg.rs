@@ -83,7 +83,11 @@ pub enum Msg {
         loaded: Box<LoadedTrajectory>,
     },
     /// How far the index of a big file has got: `read` of its `total` bytes.
-    TrajectoryIndexing { id: u64, read: u64, total: u64 },
+    TrajectoryIndexing {
+        id: u64,
+        read: u64,
+        total: u64,
+    },
     CompareLoaded {
         id: u64,
         result: Result<Arc<Compared>, String>,
