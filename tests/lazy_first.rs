@@ -14,7 +14,7 @@ mod corpus;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use trajscope::formats::{SLIM_ABOVE, discover, open_bounded, open_first};
+use trajscope::formats::{SLIM_ABOVE, discover, open_bounded, open_first, open_lazy};
 use trajscope::model::Trajectory;
 use trajscope::tui::effect::Effect;
 use trajscope::tui::msg::Msg;
@@ -23,10 +23,13 @@ use trajscope::tui::state::trajectory::TrajectoryRef;
 /// Places to cut each file at, at most (each open reads the file's start again).
 const CUTS: usize = 60;
 
-/// `path` opened whole in bounded memory, when that gives one lazy trajectory.
+/// `path` opened whole in bounded memory (or, for SWE-agent, through its own scan), when
+/// that gives one lazy trajectory.
 fn whole(path: &Path) -> Option<Trajectory> {
-    let mut all = open_bounded(path, SLIM_ABOVE).ok()??;
-    (all.len() == 1).then(|| all.remove(0))
+    if let Some(mut all) = open_bounded(path, SLIM_ABOVE).ok()? {
+        return (all.len() == 1).then(|| all.remove(0));
+    }
+    open_lazy(path, &mut |_| {}).ok()?
 }
 
 /// Cut at each line end and in the middle of each line (or some of them, evenly spread),
@@ -104,7 +107,13 @@ fn the_first_steps_are_the_whole_index_steps() {
     let (_, parts) = check(&big_session::sample());
     assert!(parts >= 5, "the Claude Code sample opens in parts: {parts}");
     let (mut compared, mut parts) = check_tree(&samples);
-    for sub in ["claude-code", "openhands", "codex-cli", "other-cli-agents"] {
+    for sub in [
+        "claude-code",
+        "openhands",
+        "codex-cli",
+        "other-cli-agents",
+        "swe-agent",
+    ] {
         if let Some(root) = corpus::corpus(sub) {
             let (c, p) = check_tree(&root);
             eprintln!("{sub}: {c} opens compared, {p} of part of a file");
