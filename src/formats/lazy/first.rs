@@ -51,9 +51,10 @@ pub fn open_first(
         };
         let mut steps = Vec::new();
         let mut keep = |step| steps.push(step);
-        let opened = match swe_agent {
-            true => swe_agent::open_lazy_part(path, &mut part, &mut keep),
-            false => stream::open_lazy(path, stream::SLIM_ABOVE, &mut part, &mut keep),
+        let opened = if swe_agent {
+            swe_agent::open_lazy_part(path, &mut part, &mut keep)
+        } else {
+            stream::open_lazy(path, stream::SLIM_ABOVE, &mut part, &mut keep)
         };
         let trajectory = match opened {
             Ok(Some(trajectory)) => trajectory,

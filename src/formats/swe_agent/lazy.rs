@@ -66,9 +66,10 @@ pub fn open_part(
     if scan.spans.is_empty() && whole {
         return Ok(None);
     }
-    let shown = match whole {
-        true => scan.spans.len(),
-        false => scan.spans.len().saturating_sub(1),
+    let shown = if whole {
+        scan.spans.len()
+    } else {
+        scan.spans.len().saturating_sub(1)
     };
     let mut trajectory = Trajectory::new(path, Format::SweAgent);
     read_info(&mut trajectory, &scan.info);
