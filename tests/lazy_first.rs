@@ -219,3 +219,57 @@ fn a_cancelled_index_sends_nothing_more() {
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(matches!(sent[0], Msg::TrajectoryStarted { .. }));
 }
+
+#[test]
+fn a_step_past_the_first_ones_is_selected_once_the_index_has_it() {
+    // Opened at step 3000 (a search hit, a finder's pick) of a session whose first part
+    // holds fewer: the first steps show, the wish is kept, and the whole index fulfils it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    big_session::write(&path, 12 << 20);
+    let config = trajscope::tui::config::Config::parse(
+        "[options]\nlazy_above_mb = 1\n",
+        Path::new("t.toml"),
+        None,
+    );
+    let roots = vec![path];
+    let opening = trajscope::tui::job::opening(&roots, config.options.lazy_above);
+    let size = trajscope::tui::state::Size {
+        width: 100,
+        height: 30,
+    };
+    let mut state = trajscope::tui::state::State::with_opening(roots, config, size, opening);
+    let effects = trajscope::tui::update::start(&mut state);
+    let load = effects
+        .into_iter()
+        .find(|e| matches!(e, Effect::LoadTrajectory { .. }))
+        .expect("a big file alone is opened at once");
+    state.trajectory.as_mut().unwrap().pending_step = Some(3000);
+    let sent = Mutex::new(Vec::new());
+    let send = |msg: Msg| {
+        sent.lock().unwrap().push(msg);
+        true
+    };
+    trajscope::tui::job::run(load, &send, &AtomicBool::new(false), None);
+    let mut sent = sent.into_inner().unwrap().into_iter();
+    trajscope::tui::update::update(&mut state, sent.next().unwrap());
+    let t = state.trajectory.as_ref().unwrap();
+    assert!(
+        t.indexing.is_some() && t.steps.len() < 3000,
+        "{}",
+        t.steps.len()
+    );
+    assert_eq!(t.step_index(), Some(1));
+    assert_eq!(t.pending_step, Some(3000), "kept for the index");
+    let first_id = t.id;
+    for msg in sent {
+        trajscope::tui::update::update(&mut state, msg);
+    }
+    let t = state.trajectory.as_ref().unwrap();
+    assert!(t.indexing.is_none() && t.steps.len() > 3000);
+    assert_eq!(t.step_index(), Some(3000));
+    assert_ne!(
+        t.id, first_id,
+        "pages built from the first steps are not reused"
+    );
+}
