@@ -2,17 +2,25 @@
 # When the app shows a big file: the first frame, step 1's content, and the end of the
 # index, in seconds from the moment the binary is started in a fresh tmux pane.
 #
-#   scripts/first-frame.sh BINARY FILE [--cold]
+#   scripts/first-frame.sh BINARY FILE [--cold] [--step-only]
 #
 # The pane is captured every 50 ms. First frame: the pane is no longer blank. Step 1: the
 # right pane's title `Step 1/` is on screen with the step's first section under it. Indexed:
 # the header's `indexing` is gone and a step count is shown. --cold first evicts FILE from
 # the page cache (posix_fadvise DONTNEED on that file alone; nothing else is touched).
+# --step-only stops once step 1 is shown (the index is not waited for).
 set -euo pipefail
 bin=$1
 file=$2
-cold=${3:-}
-if [[ $cold == --cold ]]; then
+cold= step_only=
+for flag in "${@:3}"; do
+    case $flag in
+        --cold) cold=1 ;;
+        --step-only) step_only=1 ;;
+        *) echo "unknown flag $flag" >&2; exit 2 ;;
+    esac
+done
+if [[ -n $cold ]]; then
     python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$file"
 fi
 session=first-frame-$$
@@ -32,6 +40,7 @@ while :; do
     fi
     if [[ -z $step ]] && grep -q 'Step 1/' <<<"$pane" && grep -q '── ' <<<"$pane"; then
         step=$elapsed
+        [[ -n $step_only ]] && break
     fi
     if [[ -n $step && -z $indexed ]] && ! grep -q 'indexing' <<<"$pane" \
         && grep -qE '[0-9]+ steps' <<<"$pane"; then

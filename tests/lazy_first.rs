@@ -14,7 +14,7 @@ mod corpus;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use trajscope::formats::{SLIM_ABOVE, discover, open_bounded, open_first};
+use trajscope::formats::{SLIM_ABOVE, discover, open_bounded, open_first, open_lazy};
 use trajscope::model::Trajectory;
 use trajscope::tui::effect::Effect;
 use trajscope::tui::msg::Msg;
@@ -23,10 +23,13 @@ use trajscope::tui::state::trajectory::TrajectoryRef;
 /// Places to cut each file at, at most (each open reads the file's start again).
 const CUTS: usize = 60;
 
-/// `path` opened whole in bounded memory, when that gives one lazy trajectory.
+/// `path` opened whole in bounded memory (or, for SWE-agent, through its own scan), when
+/// that gives one lazy trajectory.
 fn whole(path: &Path) -> Option<Trajectory> {
-    let mut all = open_bounded(path, SLIM_ABOVE).ok()??;
-    (all.len() == 1).then(|| all.remove(0))
+    if let Some(mut all) = open_bounded(path, SLIM_ABOVE).ok()? {
+        return (all.len() == 1).then(|| all.remove(0));
+    }
+    open_lazy(path, &mut |_| {}).ok()?
 }
 
 /// Cut at each line end and in the middle of each line (or some of them, evenly spread),
@@ -83,7 +86,7 @@ fn cuts(text: &[u8]) -> Vec<u64> {
     let mut cuts = Vec::new();
     let mut last = 0;
     for (i, _) in text.iter().enumerate().filter(|&(_, &b)| b == b'\n') {
-        cuts.push(((last + i as u64 + 1) / 2).max(1));
+        cuts.push((last + i as u64).div_ceil(2).max(1));
         cuts.push(i as u64 + 1);
         last = i as u64 + 1;
     }
@@ -104,7 +107,13 @@ fn the_first_steps_are_the_whole_index_steps() {
     let (_, parts) = check(&big_session::sample());
     assert!(parts >= 5, "the Claude Code sample opens in parts: {parts}");
     let (mut compared, mut parts) = check_tree(&samples);
-    for sub in ["claude-code", "openhands", "codex-cli", "other-cli-agents"] {
+    for sub in [
+        "claude-code",
+        "openhands",
+        "codex-cli",
+        "other-cli-agents",
+        "swe-agent",
+    ] {
         if let Some(root) = corpus::corpus(sub) {
             let (c, p) = check_tree(&root);
             eprintln!("{sub}: {c} opens compared, {p} of part of a file");
@@ -209,4 +218,58 @@ fn a_cancelled_index_sends_nothing_more() {
     let sent = sent.into_inner().unwrap();
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert!(matches!(sent[0], Msg::TrajectoryStarted { .. }));
+}
+
+#[test]
+fn a_step_past_the_first_ones_is_selected_once_the_index_has_it() {
+    // Opened at step 3000 (a search hit, a finder's pick) of a session whose first part
+    // holds fewer: the first steps show, the wish is kept, and the whole index fulfils it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    big_session::write(&path, 12 << 20);
+    let config = trajscope::tui::config::Config::parse(
+        "[options]\nlazy_above_mb = 1\n",
+        Path::new("t.toml"),
+        None,
+    );
+    let roots = vec![path];
+    let opening = trajscope::tui::job::opening(&roots, config.options.lazy_above);
+    let size = trajscope::tui::state::Size {
+        width: 100,
+        height: 30,
+    };
+    let mut state = trajscope::tui::state::State::with_opening(roots, config, size, opening);
+    let effects = trajscope::tui::update::start(&mut state);
+    let load = effects
+        .into_iter()
+        .find(|e| matches!(e, Effect::LoadTrajectory { .. }))
+        .expect("a big file alone is opened at once");
+    state.trajectory.as_mut().unwrap().pending_step = Some(3000);
+    let sent = Mutex::new(Vec::new());
+    let send = |msg: Msg| {
+        sent.lock().unwrap().push(msg);
+        true
+    };
+    trajscope::tui::job::run(load, &send, &AtomicBool::new(false), None);
+    let mut sent = sent.into_inner().unwrap().into_iter();
+    trajscope::tui::update::update(&mut state, sent.next().unwrap());
+    let t = state.trajectory.as_ref().unwrap();
+    assert!(
+        t.indexing.is_some() && t.steps.len() < 3000,
+        "{}",
+        t.steps.len()
+    );
+    assert_eq!(t.step_index(), Some(1));
+    assert_eq!(t.pending_step, Some(3000), "kept for the index");
+    let first_id = t.id;
+    for msg in sent {
+        trajscope::tui::update::update(&mut state, msg);
+    }
+    let t = state.trajectory.as_ref().unwrap();
+    assert!(t.indexing.is_none() && t.steps.len() > 3000);
+    assert_eq!(t.step_index(), Some(3000));
+    assert_ne!(
+        t.id, first_id,
+        "pages built from the first steps are not reused"
+    );
 }

@@ -160,7 +160,7 @@ pub fn open_lazy(
 }
 
 /// [`open_lazy`], telling `progress` how many bytes of the file were read so far (an error
-/// from it stops the open: a cancelled one). A SWE-agent file's own scan says nothing.
+/// from it stops the open: a cancelled one).
 pub fn open_lazy_counted(
     path: &Path,
     progress: stream::Progress<'_>,
@@ -168,7 +168,7 @@ pub fn open_lazy_counted(
 ) -> Result<Option<Trajectory>, LoadError> {
     let mut whole = stream::Part::whole(progress);
     match lazy_format(path) {
-        Ok(Format::SweAgent) => match swe_agent::open_lazy(path, on_step)? {
+        Ok(Format::SweAgent) => match swe_agent::open_lazy_part(path, &mut whole, on_step)? {
             Some(trajectory) => Ok(Some(trajectory)),
             None => stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step),
         },

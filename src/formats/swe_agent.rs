@@ -22,7 +22,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::path::Path;
 
-pub use lazy::open as open_lazy;
+pub use lazy::open_part as open_lazy_part;
 pub use sparse::{LongText, Look, Skipped, Wanted, read as read_sparse};
 
 /// A message's content left undecoded (summaries and tallies read few of them).

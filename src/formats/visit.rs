@@ -21,7 +21,9 @@ pub fn visit_steps(
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
     if matches!(lazy_format(path), Ok(Format::SweAgent)) {
-        let Some(mut trajectory) = swe_agent::open_lazy(path, on_step)? else {
+        let Some(mut trajectory) =
+            swe_agent::open_lazy_part(path, &mut stream::Part::whole(&mut |_| Ok(())), on_step)?
+        else {
             return Ok(None);
         };
         trajectory.lazy = None;

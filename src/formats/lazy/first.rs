@@ -9,7 +9,7 @@
 //! far say it needs, at least twice as far, so a step deep in the file costs two or three
 //! reads of the start, never one per step.
 
-use super::{LoadError, lazy_format, stream};
+use super::{LoadError, lazy_format, stream, swe_agent};
 use crate::model::{Format, Step, Trajectory};
 use std::path::Path;
 
@@ -22,18 +22,22 @@ const TELLS_FORMAT: u64 = 4 << 20;
 /// [`super::open_lazy`] does). The trajectory's steps are marked incomplete
 /// ([`crate::model::StepSource::is_complete`]) unless the whole file was read.
 ///
-/// `None` when the file cannot be opened so: a SWE-agent `.traj` (its own scan is the fast
-/// path), a format without a record reader, a part that does not read (the whole open then
-/// words the error with its line and column), several trajectories.
+/// A SWE-agent `.traj` goes through its own scan, whose part lacks what comes after the
+/// steps (the exit status, the model, the task) until the whole file is read.
+///
+/// `None` when the file cannot be opened so: a format without a record reader, a part that
+/// does not read (the whole open then words the error with its line and column), several
+/// trajectories.
 pub fn open_first(
     path: &Path,
     want: usize,
     start: u64,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
-    if matches!(lazy_format(path), Ok(Format::SweAgent)) || !stream::is_json(path) {
+    if !stream::is_json(path) {
         return Ok(None);
     }
+    let swe_agent = matches!(lazy_format(path), Ok(Format::SweAgent));
     let size = std::fs::metadata(path)
         .map_err(|err| LoadError::io(path, err))?
         .len();
@@ -46,9 +50,12 @@ pub fn open_first(
             progress: &mut |_| Ok(()),
         };
         let mut steps = Vec::new();
-        let opened = stream::open_lazy(path, stream::SLIM_ABOVE, &mut part, &mut |step| {
-            steps.push(step);
-        });
+        let mut keep = |step| steps.push(step);
+        let opened = if swe_agent {
+            swe_agent::open_lazy_part(path, &mut part, &mut keep)
+        } else {
+            stream::open_lazy(path, stream::SLIM_ABOVE, &mut part, &mut keep)
+        };
         let trajectory = match opened {
             Ok(Some(trajectory)) => trajectory,
             Ok(None) if !whole && limit < TELLS_FORMAT => {

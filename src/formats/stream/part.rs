@@ -26,7 +26,7 @@ impl Part<'_> {
     }
 
     /// The bytes of `file` this part reads.
-    pub(super) fn reader<'a>(&'a mut self, file: File) -> impl Read + 'a {
+    pub(crate) fn reader<'a>(&'a mut self, file: File) -> impl Read + 'a {
         Counted {
             inner: file.take(self.limit),
             read: 0,

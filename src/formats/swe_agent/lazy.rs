@@ -14,6 +14,7 @@ use super::{
 };
 use crate::formats::LoadError;
 use crate::formats::scan::{Scanner, Visitor};
+use crate::formats::stream::Part;
 use crate::formats::task::task_from_prompt;
 use crate::model::{
     Exactness, Format, LazySteps, LoadedStep, Step, StepContext, StepSource, Trajectory,
@@ -33,28 +34,43 @@ const MEMBER_CAP: usize = 64 << 20;
 /// History messages looked at for the task before giving up (demonstrations come first).
 const TASK_WITHIN: usize = 400;
 
-/// Opens `path` lazily, calling `on_step` with each step, in order, as it is decoded. The
-/// trajectory returned holds no steps: [`Trajectory::lazy`] reads them back. `None` for a
-/// file without `trajectory[]` steps (a history-only demonstration): read it whole. The
-/// scan and the decoding of the steps run on two threads: each is about half the work.
-pub fn open(
+/// Opens (the `part` of) `path` lazily, calling `on_step` with each step, in order, as it is
+/// decoded. The trajectory returned holds no steps: [`Trajectory::lazy`] reads them back.
+/// `None` for a file without `trajectory[]` steps (a history-only demonstration): read it
+/// whole. The scan and the decoding of the steps run on two threads: each is about half the
+/// work.
+///
+/// When the part is not the whole file,
+/// the steps are those it holds whole but the last (whose answer is in the next step's
+/// `query`), marked incomplete, and the header lacks what comes after the steps (`info`:
+/// the exit status; `replay_config`: the model; `history`: the task); a part that holds no
+/// step gives a trajectory without steps.
+pub fn open_part(
     path: &Path,
+    part: &mut Part,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
-    let mut file = std::fs::File::open(path).map_err(|err| LoadError::io(path, err))?;
+    let file = std::fs::File::open(path).map_err(|err| LoadError::io(path, err))?;
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
+    let whole = part.limit >= stamp.0;
+    let mut source = part.reader(file);
     let (tx, rx) = std::sync::mpsc::sync_channel(QUEUE);
     let (scanned, decoded) = std::thread::scope(|s| {
-        let decoder = s.spawn(move || decode_all(path, &rx, on_step));
-        let scanned = scan(path, &mut file, tx);
+        let decoder = s.spawn(move || decode_all(path, &rx, whole, on_step));
+        let scanned = scan(path, &mut source, whole, tx);
         (scanned, decoder.join())
     });
     // A step that did not decode stopped the scan: its error is the one to tell.
     let kinds = decoded.map_err(|_| LoadError::invalid(path, "the step decoder failed"))??;
     let scan = scanned?;
-    if scan.spans.is_empty() {
+    if scan.spans.is_empty() && whole {
         return Ok(None);
     }
+    let shown = if whole {
+        scan.spans.len()
+    } else {
+        scan.spans.len().saturating_sub(1)
+    };
     let mut trajectory = Trajectory::new(path, Format::SweAgent);
     read_info(&mut trajectory, &scan.info);
     trajectory.model = model_name(&scan.replay_config);
@@ -74,6 +90,8 @@ pub fn open(
         size: stamp.0,
         modified: stamp.1,
         spans: scan.spans,
+        shown,
+        complete: whole,
     }));
     Ok(Some(trajectory))
 }
@@ -94,9 +112,11 @@ struct Scanned {
 
 /// Reads `file` through the scanner, sending each step's bytes to the decoder. The sender
 /// is dropped on return, which ends the decoder's loop.
+/// `whole`: `file` gives the whole file (else its start: it is not expected to end).
 fn scan(
     path: &Path,
-    file: &mut std::fs::File,
+    file: &mut dyn Read,
+    whole: bool,
     steps: std::sync::mpsc::SyncSender<Found>,
 ) -> Result<Scanned, LoadError> {
     let mut scan = Scan {
@@ -120,7 +140,7 @@ fn scan(
             .feed(&buffer[..n], &mut scan)
             .map_err(|err| LoadError::invalid(path, err.to_string()))?;
     }
-    if !scan.stopped {
+    if !scan.stopped && whole {
         scanner
             .finish()
             .map_err(|err| LoadError::invalid(path, err.to_string()))?;
@@ -140,11 +160,13 @@ struct Kinds {
     has_messages: bool,
 }
 
-/// Decodes the steps the scan sends, in order, handing each to `on_step`. Returning (on the
-/// first step that does not decode) closes the channel, which stops the scan.
+/// Decodes the steps the scan sends, in order, handing each to `on_step` (the last one only
+/// when the scan reads the `whole` file). Returning (on the first step that does not
+/// decode) closes the channel, which stops the scan.
 fn decode_all(
     path: &Path,
     found: &std::sync::mpsc::Receiver<Found>,
+    whole: bool,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Kinds, LoadError> {
     let mut kinds = Kinds::default();
@@ -164,7 +186,7 @@ fn decode_all(
         take_answer(&mut step, raw.messages.as_deref());
         pending = Some(step);
     }
-    if let Some(last) = pending {
+    if let Some(last) = pending.filter(|_| whole) {
         on_step(last);
     }
     Ok(kinds)
@@ -255,20 +277,30 @@ struct Spans {
     size: u64,
     modified: Option<SystemTime>,
     spans: Vec<Range<u64>>,
+    /// The steps shown: all the spans, or (a part of the file) all but the last, which is
+    /// kept for the answer in its `query`.
+    shown: usize,
+    /// The whole file was scanned.
+    complete: bool,
 }
 
 impl StepSource for Spans {
     fn len(&self) -> usize {
-        self.spans.len()
+        self.shown
     }
 
     fn file_size(&self) -> u64 {
         self.size
     }
 
+    fn is_complete(&self) -> bool {
+        self.complete
+    }
+
     fn load(&self, index: usize) -> Result<LoadedStep, String> {
         let span = index
             .checked_sub(1)
+            .filter(|&i| i < self.shown)
             .and_then(|i| self.spans.get(i))
             .ok_or_else(|| format!("{}: no step {index}", self.path.display()))?;
         let mut file = std::io::BufReader::new(self.reopen()?);
@@ -289,7 +321,7 @@ impl StepSource for Spans {
             Some(first) => self.read_span(&mut file, &mut at, first)?,
             None => return Ok(()),
         };
-        for (i, span) in self.spans.iter().enumerate() {
+        for (i, span) in self.spans.iter().enumerate().take(self.shown) {
             let next = match self.spans.get(i + 1) {
                 Some(next) => Some(self.read_span(&mut file, &mut at, next)?),
                 None => None,
