@@ -15,6 +15,7 @@ mod message;
 mod refs;
 mod sample;
 mod score;
+mod source;
 mod steps;
 
 use super::LoadError;
@@ -37,6 +38,29 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         let detail = header.detail("json");
         (header, Samples::Json(samples), detail)
     };
+    read_samples(path, &header, &samples, &detail)
+}
+
+/// Whether `head` (a file's first bytes) starts a zip archive: an `.eval` log, which
+/// [`parse_file`] reads without holding it whole.
+pub fn is_archive(head: &[u8]) -> bool {
+    head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
+}
+
+/// The trajectories of the `.eval` archive at `path`, read from the file at positions
+/// (never held whole), a sample at a time.
+pub fn parse_file(path: &Path) -> Result<Vec<Trajectory>, LoadError> {
+    let (header, samples) = archive::open_file(path)?;
+    let detail = header.detail("eval");
+    read_samples(path, &header, &Samples::Archive(samples), &detail)
+}
+
+fn read_samples(
+    path: &Path,
+    header: &Header,
+    samples: &Samples<'_>,
+    detail: &str,
+) -> Result<Vec<Trajectory>, LoadError> {
     // Samples are independent: read them in parallel, each holding only its own JSON tree.
     let outcomes: Vec<Result<(Trajectory, u64), String>> = (0..samples.len())
         .into_par_iter()
@@ -46,7 +70,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 .map_err(|why| format!("sample {}: {why}; skipped", ordinal + 1))?;
             let epoch = sample.epoch.unwrap_or(1);
             Ok((
-                sample::trajectory(path, &header, &detail, sample, ordinal),
+                sample::trajectory(path, header, detail, sample, ordinal),
                 epoch,
             ))
         })
@@ -65,7 +89,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         }
         return Ok(Vec::new());
     }
-    name_epochs(&mut trajectories, &header);
+    name_epochs(&mut trajectories, header);
     let mut trajectories: Vec<Trajectory> = trajectories.into_iter().map(|(t, _)| t).collect();
     if let Some(first) = trajectories.first_mut() {
         first.warnings.extend(problems);
@@ -115,6 +139,29 @@ fn name_epochs(trajectories: &mut [(Trajectory, u64)], header: &Header) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_archive_read_from_its_file_equals_its_bytes_read_whole() {
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/corpus/inspect-ai/tests/log/test_eval_log");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("skipping: {} is not present", dir.display());
+            return;
+        };
+        let mut seen = 0;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "eval") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let whole = parse(&path, &bytes).map_err(|e| e.to_string());
+            let from_file = parse_file(&path).map_err(|e| e.to_string());
+            assert_eq!(from_file, whole, "{}", path.display());
+            seen += 1;
+        }
+        assert!(seen > 0);
+    }
 
     fn ids(text: &str) -> Vec<String> {
         parse(Path::new("log.json"), text.as_bytes())

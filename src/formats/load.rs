@@ -47,6 +47,10 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     let len = std::fs::metadata(path)
         .map_err(|err| LoadError::io(path, err))?
         .len();
+    // An Inspect `.eval` archive is read from the file a sample at a time, never whole.
+    if len >= super::LAZY_ABOVE && super::inspect_ai::is_archive(&head(path)) {
+        return super::inspect_ai::parse_file(path).map(Loaded::Trajectories);
+    }
     // A big JSON or JSON Lines file is read slim first (never its bytes whole), then its
     // steps read back: a listing or a tally costs what the steps hold, not twice the file.
     // The full read (export, the whole `show`) stays the whole-file read: through the slim
@@ -61,6 +65,14 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     super::check_fits(path, len)?;
     let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
     load_bytes_with(path, &bytes, detail)
+}
+
+/// The first bytes of `path` (none when it cannot be read: the read that follows says why).
+fn head(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(8);
+    let _ = std::fs::File::open(path).and_then(|f| f.take(8).read_to_end(&mut head));
+    head
 }
 
 /// Parses the content of a file read elsewhere (a watcher, a test).

@@ -2,15 +2,23 @@
 //! `_journal/start.json` (written when it starts), `samples/<id>_epoch_<n>.json` (one per
 //! sample and epoch), `summaries.json` and `reductions.json`.
 //!
-//! Samples are decompressed and read one at a time, in (id, epoch) order.
+//! Samples are decompressed and read one at a time, in (id, epoch) order; a big one is
+//! parsed as it is decompressed, never held inflated, and one bigger than the memory budget
+//! is refused with its name. An archive on disk is read at positions ([`Source`]), never
+//! held whole.
 
 use super::header::Header;
 use super::sample::RawSample;
+use super::source::Source;
 use crate::formats::LoadError;
 use std::cmp::Ordering;
-use std::io::{Cursor, Read};
+use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
 use zip::ZipArchive;
+use zip::read::ZipFile;
+
+/// Samples bigger than this (uncompressed) are parsed as they are decompressed.
+const STREAM_ABOVE: u64 = 64 << 20;
 
 /// No entry of a log is read past this size: a broken or hostile archive must not take
 /// all memory. Real sample files are well below it.
@@ -18,7 +26,22 @@ const ENTRY_LIMIT: u64 = 2 << 30;
 
 /// The header and the sample entries, in (id, epoch) order.
 pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, Samples<'a>), LoadError> {
-    let mut archive = ZipArchive::new(Cursor::new(bytes))
+    open_source(path, Source::Bytes(Cursor::new(bytes)), STREAM_ABOVE)
+}
+
+/// [`open`] on the file at `path`, read at positions.
+pub fn open_file(path: &Path) -> Result<(Header, Samples<'static>), LoadError> {
+    let file = std::fs::File::open(path).map_err(|err| LoadError::io(path, err))?;
+    let source = Source::file(file).map_err(|err| LoadError::io(path, err))?;
+    open_source(path, source, STREAM_ABOVE)
+}
+
+fn open_source<'a>(
+    path: &Path,
+    source: Source<'a>,
+    stream_above: u64,
+) -> Result<(Header, Samples<'a>), LoadError> {
+    let mut archive = ZipArchive::new(source)
         .map_err(|err| LoadError::invalid(path, format!("not a readable zip archive ({err})")))?;
     let names: Vec<String> = archive
         .file_names()
@@ -46,13 +69,22 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, Samples<'a>), L
         .filter(|n| n.starts_with("samples/") && n.ends_with(".json"))
         .collect();
     names.sort_by(|a, b| sample_order(a, b));
-    Ok((header, Samples { archive, names }))
+    Ok((
+        header,
+        Samples {
+            archive,
+            names,
+            stream_above,
+        },
+    ))
 }
 
 /// The sample entries of an archive, read one by one (from any thread) when asked.
 pub struct Samples<'a> {
-    archive: ZipArchive<Cursor<&'a [u8]>>,
+    archive: ZipArchive<Source<'a>>,
     names: Vec<String>,
+    /// Samples bigger than this are parsed as they are decompressed.
+    stream_above: u64,
 }
 
 impl Samples<'_> {
@@ -64,15 +96,41 @@ impl Samples<'_> {
     pub fn read(&self, ordinal: usize) -> Result<RawSample, String> {
         let name = self.names.get(ordinal).ok_or("no such sample")?;
         // A clone shares the archive's index and has a cursor of its own.
-        let bytes = entry(&mut self.archive.clone(), name)?;
+        let mut archive = self.archive.clone();
+        let file = archive
+            .by_name(name)
+            .map_err(|err| format!("{name}: {err}"))?;
+        if file.size() > self.stream_above {
+            fits(name, file.size())?;
+            let reader = BufReader::with_capacity(1 << 20, file.take(ENTRY_LIMIT));
+            return serde_json::from_reader(reader).map_err(|err| format!("{name}: {err}"));
+        }
+        let bytes = read_entry(file, name)?;
         serde_json::from_slice::<RawSample>(&bytes).map_err(|err| format!("{name}: {err}"))
     }
 }
 
-fn entry(archive: &mut ZipArchive<Cursor<&[u8]>>, name: &str) -> Result<Vec<u8>, String> {
+/// `Err` naming the sample when its `size` uncompressed bytes cannot be parsed within the
+/// memory budget (its parsed tree takes more than its text).
+fn fits(name: &str, size: u64) -> Result<(), String> {
+    match crate::formats::memory_budget() {
+        Some(budget) if size > budget => Err(format!(
+            "{name}: {size} bytes uncompressed, more than the memory budget of {budget} \
+             bytes ({}); not read",
+            crate::formats::BUDGET_ENV
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn entry(archive: &mut ZipArchive<Source<'_>>, name: &str) -> Result<Vec<u8>, String> {
     let file = archive
         .by_name(name)
         .map_err(|err| format!("{name}: {err}"))?;
+    read_entry(file, name)
+}
+
+fn read_entry<R: Read>(file: ZipFile<'_, R>, name: &str) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::with_capacity(file.size().min(64 << 20) as usize);
     file.take(ENTRY_LIMIT)
         .read_to_end(&mut bytes)
@@ -166,6 +224,73 @@ mod tests {
         let (header, seen) = read_all(&bytes).unwrap();
         assert_eq!(header.status.map(|s| s.0).as_deref(), Some("started"));
         assert!(seen.is_empty());
+    }
+
+    /// Every sample of `bytes` as a trajectory (or why not), read from memory whole and
+    /// from a file as it decompresses.
+    fn both_ways(bytes: &[u8]) -> (Vec<String>, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.eval");
+        std::fs::write(&path, bytes).unwrap();
+        let file = Source::file(std::fs::File::open(&path).unwrap()).unwrap();
+        let streamed = open_source(&path, file, 0).unwrap();
+        let whole = open(&path, bytes).unwrap();
+        let all = |(header, samples): &(Header, Samples)| {
+            let detail = header.detail("eval");
+            (0..samples.len())
+                .map(|i| match samples.read(i) {
+                    Ok(s) => {
+                        let t = super::super::sample::trajectory(&path, header, &detail, s, i);
+                        serde_json::to_string(&t).unwrap()
+                    }
+                    Err(e) => e,
+                })
+                .collect::<Vec<_>>()
+        };
+        (all(&streamed), all(&whole))
+    }
+
+    #[test]
+    fn samples_parsed_as_they_decompress_equal_those_read_whole() {
+        let log = "tests/test_module.py::test_case PASSED\n".repeat(20_000);
+        let big = serde_json::json!({
+            "id": 1, "epoch": 1,
+            "messages": [{"role": "user", "content": "fix it"},
+                         {"role": "tool", "content": log}],
+            "attachments": {"a": "b"}
+        })
+        .to_string();
+        let bytes = archive(&[
+            (
+                "header.json",
+                r#"{"version": 2, "status": "success", "eval": {"model": "m"}}"#,
+            ),
+            ("samples/1_epoch_1.json", &big),
+            ("samples/2_epoch_1.json", r#"{"id": 2, "epoch": 1}"#),
+            (
+                "samples/3_epoch_1.json",
+                r#"{"id": 3, "epoch": 1, "messages": [tor"#,
+            ),
+        ]);
+        let (streamed, whole) = both_ways(&bytes);
+        assert_eq!(streamed.len(), 3);
+        assert!(streamed[..2] == whole[..2]);
+        assert!(streamed[0].contains("test_case PASSED"));
+        assert!(
+            streamed[2].contains("samples/3_epoch_1.json"),
+            "{}",
+            streamed[2]
+        );
+        // The corpus's archives, when present.
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/corpus/inspect-ai/tests/log/test_eval_log");
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "eval") {
+                let bytes = std::fs::read(entry.path()).unwrap();
+                let (streamed, whole) = both_ways(&bytes);
+                assert!(streamed == whole, "{}", entry.path().display());
+            }
+        }
     }
 
     #[test]
