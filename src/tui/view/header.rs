@@ -112,7 +112,11 @@ pub fn render(state: &State, t: &TrajectoryState, frame: &mut Frame, area: Rect)
         .task
         .as_deref()
         .map(|task| one_line(task, usize::from(area.width).saturating_sub(8)))
-        .unwrap_or_else(|| "(not recorded)".into());
+        .unwrap_or_else(|| match t.indexing {
+            // A SWE-agent file's task is in `history`, after the steps.
+            Some(_) => "(not read yet)".into(),
+            None => "(not recorded)".into(),
+        });
     let third = vec![
         Span::styled(" task ", meta),
         Span::styled(
