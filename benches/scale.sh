@@ -26,6 +26,10 @@ for tool in hyperfine rg jq python3 tmux bc; do
 done
 [ -d ../shared/corpus ] || { echo "skipping: ../shared/corpus is not present"; exit 0; }
 mkdir -p "$scratch"
+# trajscope looks for eval results in the folders above a run, up to a repository root: a
+# marker here keeps it from parsing whatever JSON other tools left directly in /tmp (other
+# engineers' 15 MB outputs there once took seconds and 130 MB of every `stats` of the run).
+mkdir -p "$scratch/.git"
 run="$scratch/run$count"
 big="$scratch/big$mb.traj"
 [ -f "$run/results.json" ] || python3 scripts/gen-big.py run "$run" --count "$count"

@@ -10,6 +10,7 @@
 #
 #   benches/stats.sh [RUN_DIR]     (default: ../shared/corpus/coder-swebench-lite/trajs)
 #   RUNS=20 benches/stats.sh       more runs for a steadier mean
+#   BIN=path/to/trajscope benches/stats.sh    time that build instead of building one
 #   BASE=path/to/trajscope benches/stats.sh   also time that build (`base`, `base-ls`) in
 #                                  the same run: before/after figures side by side
 set -euo pipefail
@@ -19,11 +20,11 @@ run="${1:-../shared/corpus/coder-swebench-lite/trajs}"
 for tool in hyperfine rg python3; do
   command -v "$tool" >/dev/null || { echo "$tool is needed"; exit 1; }
 done
-cargo build --release --quiet
+[ -n "${BIN:-}" ] || cargo build --release --quiet
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # A private copy: a shared build folder can swap target/release under us mid-run.
-cp target/release/trajscope "$out/trajscope"
+cp "${BIN:-target/release/trajscope}" "$out/trajscope"
 # The five literals of issue 22's `rg -c -F` command and Python script; rg-all searches every
 # literal of benches/stats_literals.txt (the rules' fixed strings).
 patterns=benches/stats_literals_issue22.txt

@@ -40,11 +40,13 @@ pub struct Skipped<T> {
     pub response: Option<T>,
 }
 
+/// What to do with a text, given its raw bytes between the quotes; `None` to read the file
+/// the usual way.
+pub type LookAt<'a, T> = dyn Fn(LongText, &[u8]) -> Option<Look<T>> + Sync + 'a;
+
 /// What the caller needs decoded.
 pub struct Wanted<'a, T> {
-    /// What to do with a text, given its raw bytes between the quotes; `None` to read the
-    /// file the usual way.
-    pub look: &'a (dyn Fn(LongText, &[u8]) -> Option<Look<T>> + Sync),
+    pub look: &'a LookAt<'a, T>,
     /// Decode the observations of two steps in a row with the same action (a sequence rule
     /// compares them).
     pub repeated_observations: bool,
