@@ -194,6 +194,52 @@ fn swe_agent_shards_list_show_and_tally_as_files_do() {
     assert!(stats["unreadable"].as_array().unwrap().is_empty());
 }
 
+/// `stats` of a dataset alone sums each row up as it is read and keeps none (its outputs need
+/// no per-row data); `--by-trajectory` keeps every row's tally. Both must give the same run.
+#[test]
+fn a_dataset_summed_up_as_it_is_read_counts_as_the_rows_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("hub/data");
+    let schema = swe_agent_schema();
+    let rows: Vec<Value> = (0..7)
+        .map(|i| {
+            let resolved = [Some(true), Some(false), None][i % 3];
+            swe_agent_row(&format!("django__django-{i}"), resolved, i % 2 == 0)
+        })
+        .collect();
+    hub_parquet::write(
+        &data.join("train-00000-of-00002.parquet"),
+        &schema,
+        &rows[..4],
+        2,
+    );
+    hub_parquet::write(
+        &data.join("train-00001-of-00002.parquet"),
+        &schema,
+        &rows[4..],
+        2,
+    );
+    let cache = dir.path().join("cache");
+    let summed = json_of(&trajscope(&["stats", "--json", s(&data)], &cache));
+    let mut kept = json_of(&trajscope(
+        &["stats", "--json", "--by-trajectory", s(&data)],
+        &cache,
+    ));
+    assert_eq!(kept["by_trajectory"].as_array().unwrap().len(), 7);
+    kept.as_object_mut().unwrap().remove("by_trajectory");
+    assert_eq!(summed, kept);
+    assert_eq!(summed["trajectories"], 7);
+    assert_eq!(summed["outcomes"]["unknown"], 2);
+    let traceback = summed["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "python_traceback")
+        .unwrap();
+    assert_eq!(traceback["trajectories"], 4);
+    assert_eq!(traceback["resolved"]["trajectories"], 2);
+}
+
 #[test]
 fn openhands_rows_become_tool_steps_and_diff_and_export() {
     let dir = tempfile::tempdir().unwrap();

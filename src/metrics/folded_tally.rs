@@ -154,7 +154,7 @@ mod tests {
         ]);
         assert!(errors.is_empty());
         let matcher = Arc::new(matcher);
-        let mut runs = vec![
+        let mut runs = [
             trajectory("a", Some(true), &["Error Error", "fine"]),
             trajectory("b", Some(false), &["Error", "Error", "ok"]),
             trajectory("c", None, &["ok"]),
