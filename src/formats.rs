@@ -35,6 +35,7 @@ mod pythonic;
 mod raw;
 mod raw_json;
 mod results_search;
+mod revisit;
 mod run_cache;
 mod run_loader;
 mod scan;
@@ -60,6 +61,7 @@ pub use load::{
     load_run_summaries,
 };
 pub use results_search::{named_results, results_above};
+pub use revisit::open_revisited;
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
 pub use stream::{

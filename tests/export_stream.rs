@@ -11,7 +11,7 @@ mod corpus;
 
 use std::path::{Path, PathBuf};
 use trajscope::export::{ExportOptions, StepRange, write_html, write_markdown};
-use trajscope::formats::{Loaded, discover, load_file, open_bounded};
+use trajscope::formats::{Loaded, discover, load_file, open_bounded, open_revisited};
 use trajscope::model::Trajectory;
 
 fn samples() -> PathBuf {
@@ -44,10 +44,11 @@ fn first_difference(a: &str, b: &str) -> String {
 }
 
 /// Compares the streamed and whole exports of every file under `root`; returns how many
-/// trajectories were compared.
-fn check_tree(root: &Path) -> usize {
+/// trajectories were compared, and how many of those comparisons walked the file again.
+fn check_tree(root: &Path) -> (usize, usize) {
     let (files, _) = discover(&[root.to_path_buf()]);
     let mut compared = 0;
+    let mut walked_again = 0;
     for file in files {
         let head = std::fs::read(&file.path).unwrap_or_default();
         if !matches!(
@@ -59,8 +60,22 @@ fn check_tree(root: &Path) -> usize {
         let Ok(Loaded::Trajectories(whole)) = load_file(&file.path) else {
             continue;
         };
-        for threshold in [8, trajscope::formats::SLIM_ABOVE] {
-            let Some(lazy) = open_bounded(&file.path, threshold).unwrap() else {
+        // The lazy open at two thresholds, then the open that walks the file again at each
+        // pass (what `trajscope export` takes for a big file).
+        for (threshold, again) in [
+            (8, false),
+            (trajscope::formats::SLIM_ABOVE, false),
+            (8, true),
+            (trajscope::formats::SLIM_ABOVE, true),
+        ] {
+            let opened = if again {
+                open_revisited(&file.path, threshold)
+                    .unwrap()
+                    .map(|t| vec![t])
+            } else {
+                open_bounded(&file.path, threshold).unwrap()
+            };
+            let Some(lazy) = opened else {
                 continue;
             };
             for (lazy, whole) in lazy.iter().zip(&whole) {
@@ -75,25 +90,29 @@ fn check_tree(root: &Path) -> usize {
                     let shown = file.path.display();
                     assert!(
                         md == want_md,
-                        "{shown} (threshold {threshold}, {range}): Markdown {}",
+                        "{shown} (threshold {threshold}, again {again}, {range}): Markdown {}",
                         first_difference(&md, &want_md)
                     );
                     assert!(
                         html == want_html,
-                        "{shown} (threshold {threshold}, {range}): HTML {}",
+                        "{shown} (threshold {threshold}, again {again}, {range}): HTML {}",
                         first_difference(&html, &want_html)
                     );
                 }
                 compared += 1;
+                walked_again += usize::from(again);
             }
         }
     }
-    compared
+    (compared, walked_again)
 }
 
 #[test]
 fn samples_export_streamed_as_they_export_whole() {
-    assert!(check_tree(&samples()) > 0, "no sample compared");
+    let (compared, walked_again) = check_tree(&samples());
+    assert!(compared > 0, "no sample compared");
+    // The Claude Code and OpenHands samples have record readers.
+    assert!(walked_again >= 2, "{walked_again} samples walked again");
 }
 
 #[test]
@@ -101,5 +120,7 @@ fn corpus_exports_streamed_as_it_exports_whole() {
     let Some(root) = corpus::corpus("") else {
         return;
     };
-    assert!(check_tree(&root) > 0, "no corpus file compared");
+    let (compared, walked_again) = check_tree(&root);
+    assert!(compared > 0, "no corpus file compared");
+    assert!(walked_again > 0, "no corpus file walked again");
 }

@@ -66,11 +66,12 @@ fn parse_range(text: &str) -> Result<StepRange, String> {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let kind = kind(&args)?;
-    // A big file is exported from its lazy open, one step read back at a time: what is held
-    // is its step index, not its text (a 1 GB session read whole held several times its
-    // size). Its diffs are left out (no lazy trajectory has them).
+    // A big file is exported in passes over its steps read again from the file, holding one
+    // step at a time (a 1 GB session read whole held several times its size, its lazy open's
+    // index 40%), or from its lazy open where the format has no record reader. Its diffs are
+    // left out (no lazy trajectory has them).
     let trajectory =
-        match super::show::open_judged_lazily(&args.file, args.trajectory, &args.results)? {
+        match super::show::open_judged_for_passes(&args.file, args.trajectory, &args.results)? {
             Some(lazy) => lazy,
             None => super::show::open_judged(&args.file, args.trajectory, &args.results)?,
         };

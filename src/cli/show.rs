@@ -5,7 +5,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{
-    Loaded, lazy_above, load_file, open_first, open_lazy_quietly, opens_lazily,
+    Loaded, SLIM_ABOVE, lazy_above, load_file, open_first, open_lazy_quietly, open_revisited,
+    opens_lazily,
 };
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
@@ -124,10 +125,11 @@ pub fn open_judged(
     Ok(trajectory)
 }
 
-/// A file given alone that is big enough to open lazily (see [`open_one_step`]), opened so
-/// (its steps left in the file, read back one at a time) and joined with the eval results;
-/// `None`: open it the usual way.
-pub fn open_judged_lazily(
+/// A big file (one trajectory, no `#N` or `--trajectory`) opened for a caller that walks its
+/// steps in passes and never asks for one alone (an export), with its verdict joined: its
+/// steps read again from the file at each pass and none held ([`open_revisited`]) where its
+/// format allows, else its lazy open. `None`: read it whole.
+pub fn open_judged_for_passes(
     file: &Path,
     which: Option<usize>,
     results: &super::results::ResultsArg,
@@ -136,7 +138,11 @@ pub fn open_judged_lazily(
     if which.or(from_suffix).is_some() || !opens_lazily(&path, lazy_above()) {
         return Ok(None);
     }
-    let Some(mut trajectory) = open_lazy_quietly(&path)? else {
+    let opened = match open_revisited(&path, SLIM_ABOVE)? {
+        Some(trajectory) => Some(trajectory),
+        None => open_lazy_quietly(&path)?,
+    };
+    let Some(mut trajectory) = opened else {
         return Ok(None);
     };
     results.join(&mut trajectory)?;
