@@ -124,6 +124,7 @@ impl RawField {
             gate_seen: vec![false; self.gated.len()],
             markers: Vec::new(),
             not_markers: Vec::new(),
+            head: Head::default(),
         };
         match &self.lines {
             Some(finder) => {
@@ -164,6 +165,44 @@ struct Pass<'a> {
     /// Where error markers (and `Error: (none)`) start, within the head.
     markers: Vec<usize>,
     not_markers: Vec<usize>,
+    head: Head,
+}
+
+/// How far the decoded head reaches, learnt as the pass goes. Occurrences come in the order
+/// of their ends, so each text's escapes are counted once, not again for every marker (a
+/// long test log past 16 KiB holds thousands of `Error`s).
+#[derive(Default)]
+struct Head {
+    /// `decoded` is the decoded length of `raw[..to]`; `to` is where an escape ends.
+    to: usize,
+    decoded: usize,
+    /// The least raw end known to be past the head.
+    past: Option<usize>,
+}
+
+impl Head {
+    /// Whether the decoded text up to the raw offset `end` (where an escape ends) is within
+    /// the head `Step::is_error` searches, from what the earlier calls learnt.
+    fn holds(&mut self, raw: &[u8], end: usize) -> bool {
+        if end <= HEAD {
+            return true;
+        }
+        if self.past.is_some_and(|past| end >= past) {
+            return false;
+        }
+        let decoded = if end >= self.to {
+            self.decoded += decoded_len(&raw[self.to..end]);
+            self.to = end;
+            self.decoded
+        } else {
+            decoded_len(&raw[..end])
+        };
+        let holds = decoded <= HEAD;
+        if !holds {
+            self.past = Some(self.past.map_or(end, |past| past.min(end)));
+        }
+        holds
+    }
 }
 
 impl Pass<'_> {
@@ -195,12 +234,12 @@ impl Pass<'_> {
                     }
                 }
                 RawTarget::Marker => {
-                    if in_head(self.raw, m.end()) {
+                    if self.head.holds(self.raw, m.end()) {
                         self.markers.push(m.start());
                     }
                 }
                 RawTarget::NotAMarker => {
-                    if in_head(self.raw, m.end()) {
+                    if self.head.holds(self.raw, m.end()) {
                         self.not_markers.push(m.start());
                     }
                 }
@@ -344,8 +383,9 @@ fn line_around(raw: &[u8], from: usize, at: usize) -> (usize, usize) {
     (start, end)
 }
 
-/// Whether the decoded text up to the raw offset `end` (where an escape ends) is within the
-/// head `Step::is_error` searches. Escapes only shorten, so a raw offset within it is.
+/// [`Head::holds`] from scratch, for the tests to check it against. Escapes only shorten,
+/// so a raw offset within the head is.
+#[cfg(test)]
 fn in_head(raw: &[u8], end: usize) -> bool {
     end <= HEAD || decoded_len(&raw[..end]) <= HEAD
 }
@@ -517,5 +557,32 @@ mod tests {
         assert!(error(&near));
         let past = format!("{}Error: x", "\n".repeat(HEAD - 6));
         assert!(!error(&past));
+    }
+
+    #[test]
+    fn head_learnt_as_it_goes_equals_head_from_scratch() {
+        // Escapes of every width (`\n`, `\u00e9`, a surrogate pair) around the 16 KiB edge;
+        // ends taken in increasing order as the pass does, then one taken out of order.
+        let unit = r#"ab\n\u00e9\ud83d\ude00\\\"x"#;
+        // 12 decoded bytes a unit: twice the head in all.
+        let raw = unit.repeat(2 * HEAD / 12);
+        let raw = raw.as_bytes();
+        let ends: Vec<usize> = (0..raw.len())
+            .step_by(unit.len())
+            .flat_map(|at| [at, at + 2, at + 4])
+            .filter(|&end| end <= raw.len())
+            .collect();
+        let mut head = Head::default();
+        let mut flips = 0;
+        let mut last = true;
+        for &end in &ends {
+            let holds = head.holds(raw, end);
+            assert_eq!(holds, in_head(raw, end), "end {end}");
+            flips += usize::from(holds != last);
+            last = holds;
+        }
+        assert_eq!(flips, 1, "the head ends once");
+        let early = ends[ends.len() / 8];
+        assert_eq!(head.holds(raw, early), in_head(raw, early));
     }
 }

@@ -208,9 +208,15 @@ fn tally(
     keep: Keep,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> (TalliedRun, bool) {
-    let (candidates, mut failures) = discover(roots);
-    let key = cache_key(&matcher);
     let caching = cache.is_enabled();
+    // Without the cache the files take the raw-byte tally, whose automata are built on first
+    // use: built on the second core while the run is listed, the first file's thread does
+    // not build them while the other waits on it.
+    let ((candidates, mut failures), _) = rayon::join(
+        || discover(roots),
+        || (!caching).then(|| matcher.sparse_plan().is_some()),
+    );
+    let key = cache_key(&matcher);
     let all_parquet = keep == Keep::Counts
         && candidates
             .iter()
