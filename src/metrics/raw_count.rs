@@ -431,6 +431,9 @@ fn decode(raw: &[u8]) -> Option<Cow<'_, str>> {
     if memchr::memchr(b'\\', raw).is_none() {
         return std::str::from_utf8(raw).ok().map(Cow::Borrowed);
     }
+    if let Some(text) = unescape_short(raw) {
+        return Some(Cow::Owned(text));
+    }
     let mut quoted = Vec::with_capacity(raw.len() + 2);
     quoted.push(b'"');
     quoted.extend_from_slice(raw);
@@ -438,6 +441,35 @@ fn decode(raw: &[u8]) -> Option<Cow<'_, str>> {
     serde_json::from_slice::<String>(&quoted)
         .ok()
         .map(Cow::Owned)
+}
+
+/// The decoding of raw string bytes whose escapes are all two bytes long (`\n`, `\"`, …),
+/// as serde decodes them, without copying them into a quoted buffer for serde first: most
+/// candidate lines are such. `None` for anything else (a `\uXXXX`, a bad escape, a raw
+/// control character, bytes that are not UTF-8), which serde then decodes or rejects.
+fn unescape_short(raw: &[u8]) -> Option<String> {
+    if raw.iter().any(|&b| b < 0x20) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let mut from = 0;
+    while let Some(at) = memchr::memchr(b'\\', &raw[from..]).map(|k| from + k) {
+        out.extend_from_slice(&raw[from..at]);
+        out.push(match raw.get(at + 1)? {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            _ => return None,
+        });
+        from = at + 2;
+    }
+    out.extend_from_slice(&raw[from..]);
+    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
@@ -584,5 +616,42 @@ mod tests {
         assert_eq!(flips, 1, "the head ends once");
         let early = ends[ends.len() / 8];
         assert_eq!(head.holds(raw, early), in_head(raw, early));
+    }
+
+    #[test]
+    fn short_escapes_decode_as_serde_decodes() {
+        let serde = |raw: &[u8]| {
+            let mut quoted = vec![b'"'];
+            quoted.extend_from_slice(raw);
+            quoted.push(b'"');
+            serde_json::from_slice::<String>(&quoted).ok()
+        };
+        let cases: [&[u8]; 14] = [
+            br#"a\nb\tc\"d\\e\/f\bg\fh\ri"#,
+            br#"\\n is not a newline"#,
+            br#"caf\u00e9 and \n"#,
+            br#"\ud83d\ude00\n"#,
+            br#"bad \x escape"#,
+            br#"ends in \"#,
+            br#"\\\"#,
+            b"raw\ttab \\n",
+            b"raw control \x1f\\n",
+            b"not utf-8 \xff\\n",
+            "non-ASCII \u{e9}\u{1f600}\\n".as_bytes(),
+            br#"\u12"#,
+            br#"\"\"\"#,
+            br#"x\/y"#,
+        ];
+        for raw in cases {
+            assert_eq!(
+                decode(raw).map(|c| c.into_owned()),
+                serde(raw),
+                "{:?}",
+                String::from_utf8_lossy(raw)
+            );
+        }
+        // The fast path itself took the plain ones.
+        assert_eq!(unescape_short(br#"a\nb\"c"#).as_deref(), Some("a\nb\"c"));
+        assert_eq!(unescape_short(br#"caf\u00e9"#), None);
     }
 }
