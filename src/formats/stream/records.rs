@@ -15,7 +15,7 @@ use super::inflate::Inflater;
 use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
-use crate::formats::{LoadError, claude_code, mini_swe_agent, openhands};
+use crate::formats::{LoadError, claude_code, codex, mini_swe_agent, openhands};
 use crate::model::{Format, Step, Trajectory};
 use keyed::Keyed;
 use std::fs::File;
@@ -93,6 +93,25 @@ impl Records for OpenHandsItems<'_> {
     }
 }
 
+/// Codex rollouts, only when their steps are let go as they finish (held, the lazy open's
+/// index keeps them as before).
+struct CodexLines<'a>(codex::Lines<'a>);
+
+impl Records for CodexLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
 /// mini-swe-agent messages, each read back whole before it is read (the reader looks inside
 /// long texts: the command in the middle of an answer, the exit code in an observation's
 /// markup), so only when its steps are let go as they finish ([`visit`]): held, they would
@@ -165,6 +184,9 @@ fn reader<'a>(
                 openhands::Events::default()
             },
         })),
+        (Format::Codex, Shape::Lines) if release => {
+            Some(Box::new(CodexLines(codex::Lines::releasing(path))))
+        }
         (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release => {
             Some(Box::new(MiniItems {
                 path,
