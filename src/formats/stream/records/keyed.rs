@@ -81,10 +81,12 @@ impl Cutter {
             if self.in_string {
                 if self.keyed.header_string {
                     self.keyed.header.push(b);
-                    if !self.escaped && b != b'"' && self.depth == 1 {
-                        if self.keyed.key.len() < KEY_BYTES {
-                            self.keyed.key.push(b);
-                        }
+                    if !self.escaped
+                        && b != b'"'
+                        && self.depth == 1
+                        && self.keyed.key.len() < KEY_BYTES
+                    {
+                        self.keyed.key.push(b);
                     }
                 } else {
                     self.pending.push(b);
