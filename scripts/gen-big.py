@@ -5,6 +5,9 @@ files in ../shared/corpus, so that the benchmarks are reproducible without stori
   scripts/gen-big.py trajectory OUT.traj [--mb 200]   one SWE-agent trajectory of ~N MB
   scripts/gen-big.py claude-code OUT.jsonl [--mb 200]  one Claude Code session of ~N MB
   scripts/gen-big.py openhands OUT.json [--mb 200]     one OpenHands event list of ~N MB
+  scripts/gen-big.py mini-swe-agent OUT.traj.json [--mb 200]  one mini-swe-agent trajectory
+  scripts/gen-big.py codex OUT.jsonl [--mb 200]        a Codex rollout (the sample's lines
+                                                       repeated; likewise droid, hf-trace, chat)
   scripts/gen-big.py run OUT_DIR [--count 5000]        a run of N trajectories (~0.4 MB each)
 
 The Claude Code and OpenHands files are built from the bundled samples (sample-trajectories/,
@@ -160,6 +163,69 @@ def big_openhands(out, mb, seed):
     print(f"{out}: {n} events, {os.path.getsize(out) / 1e6:.0f} MB")
 
 
+def big_mini_swe_agent(out, mb, seed):
+    """The v2 sample's turns repeated, texts numbered, every 500th observation a test log of
+    a few MB; pretty-printed (indent 2) with `info` first and `trajectory_format` and
+    `instance_id` after the messages, as mini-swe-agent saves it."""
+    rng = random.Random(seed)
+    with open(os.path.join(SAMPLES, "mini-swe-agent-v2", "tinycalc__tinycalc-2",
+                           "tinycalc__tinycalc-2.traj.json")) as f:
+        doc = json.load(f)
+    messages = doc["messages"]
+    head, turns, exit_message = messages[:2], messages[2:-1], messages[-1]
+
+    def item(m):
+        return "\n".join("    " + line for line in json.dumps(m, indent=2).split("\n"))
+
+    target = mb * 1024 * 1024
+    n = 0
+    with open(out, "w") as f:
+        info = json.dumps(doc["info"], indent=2).replace("\n", "\n  ")
+        size = f.write('{\n  "info": ' + info + ',\n  "messages": [\n')
+        size += f.write(",\n".join(item(m) for m in head))
+        while size < target:
+            for m in turns:
+                m = json.loads(json.dumps(m))
+                if isinstance(m.get("content"), str):
+                    if m["role"] != "assistant" and n % 500 == 250:
+                        m["content"] = "<returncode>1</returncode>\n" + test_log(rng)
+                    m["content"] = f"[{n}] " + m["content"]
+                size += f.write(",\n" + item(m))
+                n += 1
+        f.write(",\n" + item(exit_message) + "\n  ],\n")
+        f.write('  "trajectory_format": ' + json.dumps(doc["trajectory_format"]) + ",\n")
+        f.write('  "instance_id": ' + json.dumps(doc["instance_id"]) + "\n}\n")
+    print(f"{out}: {n + 3} messages, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
+# JSON Lines samples repeated whole, their first lines (the session's header) once.
+LINE_SAMPLES = {
+    "codex": ("codex/tinycalc__tinycalc-1.jsonl", 1),
+    "droid": ("droid/tinycalc__tinycalc-1.jsonl", 1),
+    "hf-trace": ("hf-trace/tinycalc__tinycalc-1.jsonl", 0),
+    "chat": ("chat/tinycalc__tinycalc-1.jsonl", 0),
+}
+
+
+def big_lines(kind, out, mb):
+    """A JSON Lines log of a format without a generator of its own: the bundled sample's
+    lines after its header repeated until the file is ~N MB (ids repeat: what is measured
+    is the reading, not what the steps say)."""
+    rel, keep = LINE_SAMPLES[kind]
+    with open(os.path.join(SAMPLES, rel)) as f:
+        lines = [line.rstrip("\n") + "\n" for line in f if line.strip()]
+    head, body = lines[:keep], lines[keep:]
+    target = mb * 1024 * 1024
+    n = 0
+    with open(out, "w") as f:
+        size = sum(f.write(line) for line in head)
+        while size < target:
+            for line in body:
+                size += f.write(line)
+                n += 1
+    print(f"{out}: {n + len(head)} lines, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
 def big_run(out, count, seed):
     rng = random.Random(seed)
     swe = corpus_files("coder-swebench-lite/trajs", ".traj")
@@ -204,7 +270,7 @@ def main():
     t = sub.add_parser("trajectory")
     t.add_argument("out")
     t.add_argument("--mb", type=int, default=200)
-    for name in ("claude-code", "openhands"):
+    for name in ("claude-code", "openhands", "mini-swe-agent", *LINE_SAMPLES):
         c = sub.add_parser(name)
         c.add_argument("out")
         c.add_argument("--mb", type=int, default=200)
@@ -219,6 +285,10 @@ def main():
         big_claude_code(a.out, a.mb, a.seed)
     elif a.what == "openhands":
         big_openhands(a.out, a.mb, a.seed)
+    elif a.what == "mini-swe-agent":
+        big_mini_swe_agent(a.out, a.mb, a.seed)
+    elif a.what in LINE_SAMPLES:
+        big_lines(a.what, a.out, a.mb)
     else:
         big_run(a.out, a.count, a.seed)
 

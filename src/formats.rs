@@ -65,7 +65,8 @@ pub use revisit::open_revisited;
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
 pub use stream::{
-    AppendedLog, SLIM_ABOVE, open as open_bounded, read as read_bounded, visit as visit_bounded,
+    AppendedLog, SLIM_ABOVE, StepAt, open as open_bounded, read as read_bounded, step_at,
+    visit as visit_bounded,
 };
 pub use swe_agent::{LongText, Look, Skipped, Wanted, read_sparse};
 pub use visit::{StepCount, is_big, visit_steps};

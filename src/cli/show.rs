@@ -46,6 +46,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(index) = args.step.filter(|_| !args.diff && args.dataset.is_none())
+        && !args.context
+        && let Some((step, total)) = visit_one_step(&args.file, args.trajectory, index)?
+    {
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&step)?);
+        } else {
+            print_step(&step, total);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(index) = args.step.filter(|_| !args.diff && args.dataset.is_none())
         && let Some((one, total)) = open_one_step(&args.file, args.trajectory, index)?
     {
         let step = &one.steps[0];
@@ -238,6 +249,41 @@ fn open_one_step(
     }
     let one = lazy.load_step(index).map_err(anyhow::Error::msg)?;
     Ok(Some((one, total)))
+}
+
+/// `--step N` (without `--context`) of a big file that opens neither lazily nor in part but
+/// is read record by record (mini-swe-agent, whose reader needs each text whole): its steps
+/// visited one at a time until the one after N, none held, so a 1 GB file is shown in
+/// bounded memory instead of read whole. The count is a floor (`Step 3/4+`) unless the file
+/// ended first. `None`: open it another way.
+fn visit_one_step(
+    file: &Path,
+    which: Option<usize>,
+    index: usize,
+) -> Result<Option<(Step, String)>> {
+    let (path, from_suffix) = split_index(file);
+    if which.or(from_suffix).is_some() || index == 0 || !opens_lazily(&path, lazy_above()) {
+        return Ok(None);
+    }
+    if open_first(&path, index, FIRST_PART, &mut |_| {})?.is_some() {
+        // Opened in part: [`open_one_step`] shows it (opening it again costs little).
+        return Ok(None);
+    }
+    let Some(at) = trajscope::formats::step_at(&path, SLIM_ABOVE, index)? else {
+        return Ok(None);
+    };
+    let total = if at.exact {
+        at.count.to_string()
+    } else {
+        format!("{}+", at.count)
+    };
+    match at.step {
+        Some(step) => Ok(Some((step, total))),
+        None => bail!(
+            "{}: no step {index}; steps are numbered 1 to {total}",
+            path.display()
+        ),
+    }
 }
 
 /// `out.jsonl#3` → (`out.jsonl`, 3), unless a file with the literal name exists.

@@ -22,7 +22,7 @@ mod record;
 mod tests;
 
 use super::LoadError;
-use super::json::{JsonLine, each_json_line};
+use super::json::{JsonLine, each_json_line, json_line};
 use super::tool_steps::{CallOutput, StepBuilder};
 use crate::model::{Format, Message, Trajectory, Usage};
 use record::{Line, Payload, value};
@@ -60,6 +60,8 @@ struct Rollout<'a> {
     unknown: BTreeMap<String, (usize, usize)>,
     /// Outputs answering no call in the log: (first line, count).
     unmatched: Option<(usize, usize)>,
+    /// Steps are let go as they finish ([`Lines::releasing`]).
+    releasing: bool,
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
@@ -91,6 +93,63 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     Ok(vec![rollout.finish()])
 }
 
+/// A rollout's lines read one at a time as the bounded read ([`super::stream`]) cuts them,
+/// its steps let go as they finish: what a listing or a tally of a big rollout reads, the
+/// file's text never held. A call's output copied in an event and logged later than its
+/// step's release is lost to this read (the whole read keeps it).
+pub struct Lines<'a> {
+    rollout: Rollout<'a>,
+    records: usize,
+    first_problem: Option<String>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn releasing(path: &'a Path) -> Lines<'a> {
+        let mut rollout = Rollout::new(path);
+        rollout.steps.release_steps(false);
+        rollout.releasing = true;
+        Lines {
+            rollout,
+            records: 0,
+            first_problem: None,
+        }
+    }
+
+    /// Reads line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, line: &[u8], is_last: bool) {
+        let path = self.rollout.path;
+        match json_line::<&RawValue>(path, line_no, line, is_last) {
+            Ok(line) => {
+                self.records += 1;
+                self.rollout.record(line.line, line.value);
+            }
+            Err(warning) => {
+                self.first_problem.get_or_insert_with(|| warning.clone());
+                self.rollout.steps.warn(warning);
+            }
+        }
+    }
+
+    /// The steps finished since the last call.
+    pub fn take_released(&mut self) -> Vec<crate::model::Step> {
+        self.rollout.steps.take_released()
+    }
+
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.records == 0 {
+            let why = self
+                .first_problem
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            return Err(LoadError::invalid(
+                self.rollout.path,
+                format!("no readable Codex records{why}"),
+            ));
+        }
+        Ok(vec![self.rollout.finish()])
+    }
+}
+
 impl<'a> Rollout<'a> {
     fn new(path: &'a Path) -> Rollout<'a> {
         Rollout {
@@ -108,6 +167,7 @@ impl<'a> Rollout<'a> {
             event_outputs: Vec::new(),
             unknown: BTreeMap::new(),
             unmatched: None,
+            releasing: false,
         }
     }
 

@@ -7,10 +7,13 @@
 //! mode the observation comes back as a user message. The run ends with a `role: "exit"`
 //! message (1.1+) or `info.exit_status` (v1).
 
+mod messages;
+
+pub use messages::Messages;
+
 use super::LoadError;
 use super::json::{Text, content_text, f64_field, u64_field};
-use super::task::task_from_prompt;
-use crate::model::{Exactness, Format, Message, Role, Step, StepContext, Trajectory, Usage};
+use crate::model::{Message, Role, Step, StepContext, Trajectory, Usage};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
@@ -52,110 +55,21 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         serde_json::from_slice(bytes).map(MiniFile::Object)
     }
     .map_err(|err| LoadError::json(path, &err, 0))?;
-    let mut trajectory = Trajectory::new(path, Format::MiniSweAgent);
-    let (messages, info) = match file {
-        MiniFile::Object(MiniObject {
-            messages,
-            info,
-            trajectory_format,
-            instance_id,
-        }) => {
-            trajectory.format_detail = trajectory_format
-                .map(|f| f.trim_start_matches("mini-swe-agent-").to_string())
-                .or_else(|| Some("1".into()));
-            if let Some(id) = instance_id.filter(|id| !id.is_empty()) {
-                trajectory.instance_id = id;
+    let mut reader = Messages::new(path, false);
+    match file {
+        MiniFile::Object(mut object) => {
+            for raw in object.messages.take().unwrap_or_default() {
+                reader.message(raw);
             }
-            (messages.unwrap_or_default(), info)
+            reader.header(object);
         }
         MiniFile::List(messages) => {
-            trajectory.format_detail = Some("message list".into());
-            (messages, Value::Null)
-        }
-    };
-    if messages.is_empty() {
-        return Err(LoadError::invalid(
-            path,
-            "mini-swe-agent trajectory without messages",
-        ));
-    }
-    read_info(&mut trajectory, &info);
-
-    let mut step: Option<Step> = None;
-    let mut tool_mode_step = false;
-    let mut seen_task = false;
-    for raw in &messages {
-        let role = raw.role.0.as_str();
-        if role == "exit" {
-            read_exit(&mut trajectory, raw);
-            continue;
-        }
-        let message = to_message(raw);
-        let context = StepContext::prefix(Exactness::Exact, trajectory.messages.len());
-        match message.role {
-            Role::Assistant => {
-                finish(&mut trajectory, step.take());
-                tool_mode_step = !message.tool_calls.is_empty();
-                step = Some(step_from_answer(raw, &message, context));
+            for raw in messages {
+                reader.message(raw);
             }
-            Role::Tool => match step.as_mut() {
-                Some(s) => add_observation(s, &message.content),
-                None => trajectory
-                    .warnings
-                    .push("a tool message before any answer".into()),
-            },
-            Role::User if !seen_task => {
-                seen_task = true;
-                trajectory.task = Some(task_from_prompt(&message.content));
-            }
-            Role::User => {
-                let answers_text_step = step
-                    .as_ref()
-                    .is_some_and(|s| !tool_mode_step && s.observation.is_empty());
-                match step.as_mut() {
-                    Some(s) if answers_text_step => add_observation(s, &message.content),
-                    _ => {
-                        // A model call whose answer was rejected (format error, timeout…):
-                        // mini-swe-agent logs only the message that sent it back.
-                        finish(&mut trajectory, step.take());
-                        tool_mode_step = false;
-                        let mut rejected = Step {
-                            observation: message.content.clone(),
-                            failed: true,
-                            context: Some(context),
-                            // 2.x keeps the rejected reply and its usage in the error's
-                            // `extra`: the call happened and was paid for.
-                            usage: usage(&raw.extra),
-                            ..Step::default()
-                        };
-                        if let Some(reply) = rejected_reply(&raw.extra) {
-                            rejected.thought = reply.clone();
-                            rejected.response = reply;
-                        }
-                        if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str)
-                        {
-                            rejected.tool = Some(format!("({kind})"));
-                        }
-                        trajectory.steps.push(rejected);
-                    }
-                }
-            }
-            Role::System => {}
         }
-        trajectory.push_message(message);
     }
-    finish(&mut trajectory, step.take());
-    trajectory.model = info
-        .pointer("/config/model/model_name")
-        .and_then(Value::as_str)
-        .map(String::from);
-    Ok(vec![trajectory])
-}
-
-fn finish(trajectory: &mut Trajectory, step: Option<Step>) {
-    if let Some(step) = step {
-        trajectory.steps.push(step);
-    }
+    reader.finish().map(|t| vec![t])
 }
 
 fn add_observation(step: &mut Step, text: &str) {

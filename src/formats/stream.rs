@@ -22,7 +22,7 @@ mod visit;
 
 pub use append::AppendedLog;
 pub use part::{Part, Progress};
-pub use visit::{summaries, visit};
+pub use visit::{StepAt, step_at, summaries, visit};
 
 use super::load::{Loaded, load_bytes_with};
 use super::task::{cut_at_close, task_from_prompt};

@@ -143,6 +143,13 @@ impl Rollout<'_> {
             Some(id) => self.steps.call_at(id),
             None => self.steps.pending_call(None),
         };
+        if self.releasing
+            && let Some(id) = id
+        {
+            // An event's copy of this output is no longer needed (and while releasing,
+            // copies kept to the end would grow with the file).
+            self.event_outputs.retain(|(call, _)| call != id);
+        }
         match call {
             Some(call) => self.steps.add_result(call, outcome),
             None => {

@@ -4,15 +4,20 @@
 //! its slimmed text whole. The format is told from the first records; a format without a
 //! record reader, or a file whose start does not say, is left to the whole slim read.
 //!
-//! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]) and OpenHands event
-//! lists ([`openhands::Events`]), the two big-file formats whose readers hold one record at
-//! a time.
+//! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]), OpenHands event
+//! lists ([`openhands::Events`]), and mini-swe-agent trajectories
+//! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
+//! their steps are let go as they finish).
 
+mod keyed;
+
+use super::inflate::Inflater;
 use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
-use crate::formats::{LoadError, claude_code, openhands};
+use crate::formats::{LoadError, claude_code, codex, mini_swe_agent, openhands};
 use crate::model::{Format, Step, Trajectory};
+use keyed::Keyed;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -29,6 +34,10 @@ enum Shape {
     Lines,
     /// The items of one top-level array.
     Array,
+    /// The items of the array under a named key of one top-level object ([`keyed`]).
+    Keyed,
+    /// Starts with `{`: JSON Lines or one object, told by its first line.
+    Undecided,
 }
 
 /// A format's reader fed one slimmed record at a time.
@@ -37,6 +46,10 @@ trait Records {
     /// after it with no line end (a writer may still be writing it).
     fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError>;
     fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError>;
+    /// The object around the items (of a [`Shape::Keyed`] file), when it closes.
+    fn header(&mut self, _bytes: &[u8]) -> Result<(), LoadError> {
+        Ok(())
+    }
     /// Steps finished so far, when the reader releases them as they complete (else they all
     /// come with [`Records::finish`]).
     fn released(&mut self) -> Vec<Step> {
@@ -80,6 +93,75 @@ impl Records for OpenHandsItems<'_> {
     }
 }
 
+/// Codex rollouts, only when their steps are let go as they finish (held, the lazy open's
+/// index keeps them as before).
+struct CodexLines<'a>(codex::Lines<'a>);
+
+impl Records for CodexLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
+/// mini-swe-agent messages, each read back whole before it is read (the reader looks inside
+/// long texts: the command in the middle of an answer, the exit code in an observation's
+/// markup), so only when its steps are let go as they finish ([`visit`]): held, they would
+/// keep every text whole.
+struct MiniItems<'a> {
+    path: &'a Path,
+    file: File,
+    messages: mini_swe_agent::Messages,
+}
+
+impl MiniItems<'_> {
+    fn whole(&self, line: usize, bytes: &[u8]) -> Result<serde_json::Value, LoadError> {
+        let mut value: serde_json::Value = serde_json::from_slice(bytes)
+            .map_err(|err| LoadError::json(self.path, &err, line.saturating_sub(1)))?;
+        let inflater = Inflater {
+            file: &self.file,
+            preview: false,
+            cap: super::STRING_CAP,
+        };
+        inflater
+            .value(&mut value)
+            .map_err(|err| LoadError::io(self.path, err))?;
+        Ok(value)
+    }
+}
+
+impl Records for MiniItems<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], _: bool) -> Result<(), LoadError> {
+        let value = self.whole(line, bytes)?;
+        self.messages
+            .message_value(value)
+            .map_err(|err| LoadError::invalid(self.path, format!("line {line}: {err}")))
+    }
+
+    fn header(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        let value = self.whole(1, bytes)?;
+        self.messages
+            .header_value(value)
+            .map_err(|err| LoadError::invalid(self.path, err.to_string()))
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.messages.finish().map(|t| vec![t])
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.messages.take_released()
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 fn reader<'a>(
@@ -102,6 +184,16 @@ fn reader<'a>(
                 openhands::Events::default()
             },
         })),
+        (Format::Codex, Shape::Lines) if release => {
+            Some(Box::new(CodexLines(codex::Lines::releasing(path))))
+        }
+        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release => {
+            Some(Box::new(MiniItems {
+                path,
+                file: File::open(path).ok()?,
+                messages: mini_swe_agent::Messages::new(path, true),
+            }))
+        }
         _ => None,
     }
 }
@@ -111,6 +203,8 @@ struct Record {
     line: usize,
     bytes: Vec<u8>,
     is_last: bool,
+    /// The object around the items, not an item ([`Shape::Keyed`]).
+    header: bool,
 }
 
 /// Cuts slimmed text into records, fed in chunks.
@@ -128,6 +222,7 @@ struct Cutter {
     /// The array has closed; anything but whitespace after it is an error.
     closed: bool,
     trailing: Option<usize>,
+    keyed: Keyed,
 }
 
 impl Cutter {
@@ -142,6 +237,7 @@ impl Cutter {
             escaped: false,
             closed: false,
             trailing: None,
+            keyed: Keyed::default(),
         }
     }
 
@@ -150,6 +246,7 @@ impl Cutter {
         if self.shape.is_none() {
             match text.iter().find(|b| !b.is_ascii_whitespace()) {
                 Some(b'[') => self.shape = Some(Shape::Array),
+                Some(b'{') => self.shape = Some(Shape::Undecided),
                 Some(_) => self.shape = Some(Shape::Lines),
                 None => {
                     self.line += memchr::memchr_iter(b'\n', text).count();
@@ -159,6 +256,8 @@ impl Cutter {
         }
         match self.shape {
             Some(Shape::Lines) => self.feed_lines(text, on_record),
+            Some(Shape::Undecided) => self.feed_undecided(text, on_record),
+            Some(Shape::Keyed) => self.feed_keyed(text, on_record),
             _ => self.feed_array(text, on_record),
         }
     }
@@ -178,6 +277,7 @@ impl Cutter {
                 line: self.line,
                 bytes: std::mem::take(&mut self.pending),
                 is_last: false,
+                header: false,
             });
         }
         self.pending.clear();
@@ -242,7 +342,7 @@ impl Cutter {
     /// The line the open record starts on.
     fn open_line(&self) -> usize {
         match self.shape {
-            Some(Shape::Array) => self.start_line,
+            Some(Shape::Array | Shape::Keyed) => self.start_line,
             _ => self.line,
         }
     }
@@ -259,22 +359,27 @@ impl Cutter {
             line: self.start_line,
             bytes: std::mem::take(&mut self.pending),
             is_last: false,
+            header: false,
         });
+        self.keyed.items += 1;
     }
 
     /// The end of the text: the last line, however it ends; an array that did not close
     /// is an error naming where its open item starts.
     fn finish(&mut self, path: &Path, on_record: &mut dyn FnMut(Record)) -> Result<(), LoadError> {
         match self.shape {
-            Some(Shape::Lines) if !self.pending.iter().all(u8::is_ascii_whitespace) => {
+            Some(Shape::Lines | Shape::Undecided)
+                if !self.pending.iter().all(u8::is_ascii_whitespace) =>
+            {
                 on_record(Record {
                     line: self.line,
                     bytes: std::mem::take(&mut self.pending),
                     is_last: true,
+                    header: false,
                 });
                 Ok(())
             }
-            Some(Shape::Array) if !self.closed => {
+            Some(Shape::Array | Shape::Keyed) if !self.closed => {
                 let err = serde_json::from_slice::<serde::de::IgnoredAny>(&self.pending)
                     .err()
                     .unwrap_or_else(|| serde::de::Error::custom("a list that never closes"));
@@ -284,13 +389,29 @@ impl Cutter {
                     self.start_line.saturating_sub(1),
                 ))
             }
-            Some(Shape::Array) if self.trailing.is_some() => Err(LoadError::invalid(
-                path,
-                format!(
-                    "line {}: trailing characters after the list",
-                    self.trailing.unwrap_or(0)
-                ),
-            )),
+            Some(Shape::Array | Shape::Keyed) if self.trailing.is_some() => {
+                Err(LoadError::invalid(
+                    path,
+                    format!(
+                        "line {}: trailing characters after the {}",
+                        self.trailing.unwrap_or(0),
+                        if self.shape == Some(Shape::Array) {
+                            "list"
+                        } else {
+                            "object"
+                        }
+                    ),
+                ))
+            }
+            Some(Shape::Keyed) => {
+                on_record(Record {
+                    line: 1,
+                    bytes: std::mem::take(&mut self.keyed.header),
+                    is_last: false,
+                    header: true,
+                });
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -386,7 +507,7 @@ fn drive(
         let mut on_record = |record: Record| match &mut reader {
             Some(reader) => {
                 if failed.is_none()
-                    && let Err(err) = reader.record(record.line, &record.bytes, record.is_last)
+                    && let Err(err) = hand(reader.as_mut(), &record)
                 {
                     failed = Some(err);
                 }
@@ -411,17 +532,25 @@ fn drive(
         if cutter.pending.len() as u64 > budget {
             return Err(line_budget_error(path, cutter.open_line(), budget));
         }
+        if cutter.keyed.header.len() as u64 > budget {
+            return Err(line_budget_error(path, 1, budget));
+        }
+        // An object whose big array is not one whose items are read here (a SWE-agent
+        // `.traj`, an Inspect log): read another way, without reading it all first.
+        if reader.is_none() && cutter.keyed.items == 0 && cutter.keyed.header.len() >= SNIFF_BYTES {
+            return Ok(None);
+        }
         if reader.is_none()
             && (first.len() >= SNIFF_RECORDS || first_bytes >= SNIFF_BYTES || at_end)
         {
             let Some(shape) = cutter.shape else {
                 return Ok(None);
             };
-            let Some(mut chosen) = sniff(path, shape, &first, release) else {
+            let Some(mut chosen) = sniff(path, shape, &first, &cutter, release) else {
                 return Ok(None);
             };
             for record in first.drain(..) {
-                chosen.record(record.line, &record.bytes, record.is_last)?;
+                hand(chosen.as_mut(), &record)?;
             }
             reader = Some(chosen);
         }
@@ -440,16 +569,48 @@ fn drive(
     reader.finish().map(Some)
 }
 
+/// Hands `record` to `reader`.
+fn hand(reader: &mut dyn Records, record: &Record) -> Result<(), LoadError> {
+    if record.header {
+        reader.header(&record.bytes)
+    } else {
+        reader.record(record.line, &record.bytes, record.is_last)
+    }
+}
+
 /// The record reader for the file whose first records are `first`, told the way the whole
-/// read tells it (from a sample of the same records).
+/// read tells it (from a sample of the same records; for an object, with its keys read so
+/// far).
 fn sniff<'a>(
     path: &'a Path,
     shape: Shape,
     first: &[Record],
+    cutter: &Cutter,
     release: bool,
 ) -> Option<Box<dyn Records + 'a>> {
     let mut sample = Vec::new();
     match shape {
+        Shape::Undecided => return None,
+        Shape::Keyed => {
+            if let Some(header) = first.iter().find(|r| r.header) {
+                sample.extend_from_slice(&header.bytes);
+            } else {
+                let keyed = &cutter.keyed;
+                sample.extend_from_slice(&keyed.header);
+                if keyed.in_items {
+                    for (i, record) in first.iter().enumerate() {
+                        if i > 0 {
+                            sample.push(b',');
+                        }
+                        sample.extend_from_slice(&record.bytes);
+                    }
+                    sample.push(b']');
+                }
+                if !cutter.closed {
+                    sample.push(b'}');
+                }
+            }
+        }
         // One line says too little to tell JSON Lines from one document.
         Shape::Lines if first.len() < 2 => return None,
         Shape::Lines => {
@@ -484,9 +645,9 @@ mod tests {
     use super::*;
 
     /// Records as (line, text, is_last).
-    type Cut = Vec<(usize, String, bool)>;
+    pub(super) type Cut = Vec<(usize, String, bool)>;
 
-    fn cut(text: &str, chunk: usize) -> (Cut, Result<(), String>) {
+    pub(super) fn cut(text: &str, chunk: usize) -> (Cut, Result<(), String>) {
         let mut cutter = Cutter::new();
         let mut out = Vec::new();
         let mut on = |r: Record| out.push((r.line, String::from_utf8(r.bytes).unwrap(), r.is_last));

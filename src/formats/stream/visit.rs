@@ -21,6 +21,17 @@ pub fn visit(
     threshold: usize,
     on_step: &mut dyn FnMut(Step) -> Result<(), LoadError>,
 ) -> Result<Option<Trajectory>, LoadError> {
+    visit_keeping(path, threshold, false, on_step)
+}
+
+/// [`visit`], the steps keeping their contexts when `contexts` (whose message ids then
+/// point into a pool that is not kept: what a step alone shows in JSON).
+fn visit_keeping(
+    path: &Path,
+    threshold: usize,
+    contexts: bool,
+    on_step: &mut dyn FnMut(Step) -> Result<(), LoadError>,
+) -> Result<Option<Trajectory>, LoadError> {
     if !is_json(path) {
         return Ok(None);
     }
@@ -35,7 +46,9 @@ pub fn visit(
         let mut step = whole
             .inflate(&slim)
             .map_err(|err| LoadError::io(path, err))?;
-        step.context = None;
+        if !contexts {
+            step.context = None;
+        }
         on_step(step)
     };
     let Some(trajectories) = records::visit(path, threshold, &mut each)? else {
@@ -77,4 +90,42 @@ pub fn summaries(
         return Ok(None);
     };
     Ok(Some(vec![count.summary(trajectory)]))
+}
+
+/// Step `index` (1-based) of a file read by a visit, and the steps it has.
+pub struct StepAt {
+    /// `None` when the file has fewer steps.
+    pub step: Option<Step>,
+    /// Steps read: all of them when `exact`, else a floor (the visit stopped one step
+    /// past `index`).
+    pub count: usize,
+    pub exact: bool,
+}
+
+/// Step `index` of `path` (with its context, as the whole read gives it) read by a [`visit`]
+/// that stops one step past it: what `show --step N` prints of a big file whose format is
+/// read record by record but cannot be opened lazily (mini-swe-agent, whose reader needs
+/// each text whole). `None` as for [`visit`].
+pub fn step_at(path: &Path, threshold: usize, index: usize) -> Result<Option<StepAt>, LoadError> {
+    let mut at = StepAt {
+        step: None,
+        count: 0,
+        exact: true,
+    };
+    let result = visit_keeping(path, threshold, true, &mut |step| {
+        at.count += 1;
+        if at.count == index {
+            at.step = Some(step);
+        } else if at.count > index {
+            at.exact = false;
+            return Err(LoadError::invalid(path, "read as far as asked"));
+        }
+        Ok(())
+    });
+    match result {
+        Ok(None) => Ok(None),
+        Ok(Some(_)) => Ok(Some(at)),
+        Err(_) if !at.exact => Ok(Some(at)),
+        Err(err) => Err(err),
+    }
 }
