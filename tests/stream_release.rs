@@ -6,11 +6,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/visited.rs"]
+mod visited;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use trajscope::formats::{Loaded, bounded_summaries, load_file, visit_bounded};
 use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Step, Trajectory, TrajectorySummary};
+use trajscope::model::{Trajectory, TrajectorySummary};
 
 const CYCLES: usize = 40;
 
@@ -112,14 +115,7 @@ fn check(path: &Path) {
         path.display(),
         full.steps.len()
     );
-    let want: Vec<Step> = full
-        .steps
-        .iter()
-        .map(|s| Step {
-            context: None,
-            ..s.clone()
-        })
-        .collect();
+    let want = visited::as_visited(&full.steps);
     for threshold in [8, 64, trajscope::formats::SLIM_ABOVE] {
         let mut visited = Vec::new();
         let header = visit_bounded(path, threshold, &mut |step| {
