@@ -292,7 +292,7 @@ mod tests {
         );
         assert_eq!(paths(&shared(None, Some(&home))), vec![nearest]);
         // A run opened as the home folder itself is not searched above.
-        assert!(walk_up(&[home.clone()], &shared(Some(&home), None)).is_empty());
+        assert!(walk_up(std::slice::from_ref(&home), &shared(Some(&home), None)).is_empty());
     }
 
     #[test]
