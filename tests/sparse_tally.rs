@@ -8,10 +8,12 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/rule_sets.rs"]
+mod rule_sets;
 
 use std::path::{Path, PathBuf};
 use trajscope::formats::{Detail, Loaded, discover, load_file_with};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, pack, sparse_tally_file};
+use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, sparse_tally_file};
 
 const CORNERS: &str = r#"
 [[rule]]
@@ -89,24 +91,6 @@ name = "silent"
 classifier = "kind"
 "#;
 
-fn rule_sets() -> Vec<(String, Matcher)> {
-    let mut sets = vec![("default".to_string(), RuleSet::defaults())];
-    for name in pack::names() {
-        sets.push((format!("pack {name}"), RuleSet::pack(name).unwrap()));
-    }
-    let mut corners = RuleSet::defaults();
-    corners.add_text(CORNERS, "corners.toml");
-    sets.push(("corners".to_string(), corners));
-    sets.into_iter()
-        .map(|(name, set)| {
-            assert!(set.errors.is_empty(), "{name}: {:?}", set.errors);
-            let (matcher, errors) = Matcher::new(set.rules);
-            assert!(errors.is_empty(), "{name}: {errors:?}");
-            (name, matcher)
-        })
-        .collect()
-}
-
 fn exact(path: &Path, matcher: &Matcher) -> Vec<TrajectoryTally> {
     match load_file_with(path, Detail::Steps) {
         Ok(Loaded::Trajectories(ts)) => {
@@ -128,7 +112,7 @@ fn files() -> Vec<PathBuf> {
 #[test]
 fn raw_byte_tally_equals_the_exact_one_rule_by_rule() {
     let files = files();
-    for (name, matcher) in rule_sets() {
+    for (name, matcher) in rule_sets::matchers("corners", CORNERS) {
         let mut sparse = 0;
         for path in &files {
             let Some(fast) = sparse_tally_file(path, &matcher) else {

@@ -10,6 +10,8 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/visited.rs"]
+mod visited;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +19,7 @@ use trajscope::formats::{
     Detail, Loaded, bounded_summaries, discover, load_file, open_bounded, read_bounded,
     visit_bounded,
 };
-use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
+use trajscope::model::{Format, Trajectory, TrajectorySummary};
 
 fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sample-trajectories")
@@ -163,14 +165,7 @@ fn check(path: &Path, whole: &[Trajectory], threshold: usize) -> usize {
         let [full] = whole else {
             panic!("{shown}: one trajectory per visited file");
         };
-        let want: Vec<Step> = full
-            .steps
-            .iter()
-            .map(|s| Step {
-                context: None,
-                ..s.clone()
-            })
-            .collect();
+        let want = visited::as_visited(&full.steps);
         assert!(
             visited == want,
             "{shown}: visited steps: {}",

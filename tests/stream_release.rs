@@ -2,15 +2,21 @@
 //! session and an OpenHands event list of hundreds of steps (the sample's turns repeated
 //! with fresh ids, as `scripts/gen-big.py` builds the 1 GB files), so that their readers
 //! release most steps before the file ends. The steps a tally visits, the summary a
-//! listing counts and the tally `stats` makes equal the whole read's.
+//! listing counts, the tally `stats` makes and the lazy open's steps and message pool (its
+//! steps packed as they are let go) equal the whole read's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/visited.rs"]
+mod visited;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use trajscope::formats::{Loaded, bounded_summaries, load_file, visit_bounded};
+use trajscope::formats::{
+    Detail, Loaded, bounded_summaries, load_file, read_bounded, visit_bounded,
+};
 use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Step, Trajectory, TrajectorySummary};
+use trajscope::model::{Trajectory, TrajectorySummary};
 
 const CYCLES: usize = 40;
 
@@ -112,14 +118,7 @@ fn check(path: &Path) {
         path.display(),
         full.steps.len()
     );
-    let want: Vec<Step> = full
-        .steps
-        .iter()
-        .map(|s| Step {
-            context: None,
-            ..s.clone()
-        })
-        .collect();
+    let want = visited::as_visited(&full.steps);
     for threshold in [8, 64, trajscope::formats::SLIM_ABOVE] {
         let mut visited = Vec::new();
         let header = visit_bounded(path, threshold, &mut |step| {
@@ -137,6 +136,24 @@ fn check(path: &Path) {
         assert_eq!(header.task, full.task);
         let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
         assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
+        // The lazy open packs each step as its reader lets it go, keeping the message pool:
+        // read back, its steps (contexts included) and pool are the whole read's.
+        let held = read_bounded(path, threshold, Detail::Full)
+            .unwrap()
+            .unwrap();
+        assert_eq!(held.len(), 1);
+        assert_eq!(
+            held[0].steps.len(),
+            full.steps.len(),
+            "threshold {threshold}"
+        );
+        for (got, want) in held[0].steps.iter().zip(&full.steps) {
+            assert_eq!(got, want, "threshold {threshold}, held step {}", want.index);
+        }
+        assert!(
+            held[0].messages == full.messages,
+            "threshold {threshold}: pool"
+        );
     }
     let matcher = Matcher::new(RuleSet::defaults().rules).0;
     let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();

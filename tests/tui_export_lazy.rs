@@ -8,11 +8,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/tui.rs"]
 mod tui;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use trajscope::tui::config::Config;
 use trajscope::tui::harness::Harness;
 use tui::keys;
@@ -47,21 +48,13 @@ fn from_the_app(file: &Path, format: &str) -> String {
 
 /// What `trajscope export` prints for `file` opened lazily, with no user configuration.
 fn from_the_cli(file: &Path, format: &str, home: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_trajscope"))
-        .arg("export")
-        .arg(file)
-        .arg(format!("--{format}"))
-        .env("TRAJSCOPE_LAZY_ABOVE_MB", "0")
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    cli::stdout_of(
+        cli::isolated(home)
+            .arg("export")
+            .arg(file)
+            .arg(format!("--{format}"))
+            .env("TRAJSCOPE_LAZY_ABOVE_MB", "0"),
+    )
 }
 
 #[test]

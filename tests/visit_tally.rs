@@ -10,10 +10,12 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/rule_sets.rs"]
+mod rule_sets;
 
 use std::path::{Path, PathBuf};
 use trajscope::formats::{Detail, Loaded, discover, load_file_with, visit_steps};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, pack, tally_visited};
+use trajscope::metrics::{Matcher, TrajectoryTally, tally_visited};
 use trajscope::model::{Format, Step, TrajectorySummary};
 
 const SEQUENCES: &str = r#"
@@ -48,24 +50,6 @@ pattern = "."
 after = "an_error"
 "#;
 
-fn matchers() -> Vec<(String, Matcher)> {
-    let mut sets = vec![("default".to_string(), RuleSet::defaults())];
-    for name in pack::names() {
-        sets.push((format!("pack {name}"), RuleSet::pack(name).unwrap()));
-    }
-    let mut sequences = RuleSet::defaults();
-    sequences.add_text(SEQUENCES, "sequences.toml");
-    sets.push(("sequences".to_string(), sequences));
-    sets.into_iter()
-        .map(|(name, set)| {
-            assert!(set.errors.is_empty(), "{name}: {:?}", set.errors);
-            let (matcher, errors) = Matcher::new(set.rules);
-            assert!(errors.is_empty(), "{name}: {errors:?}");
-            (name, matcher)
-        })
-        .collect()
-}
-
 /// Checks `path` when the visit reads it; returns its step count (0 when it does not).
 fn check(path: &Path, matchers: &[(String, Matcher)]) -> usize {
     let shown = path.display();
@@ -92,7 +76,7 @@ fn check(path: &Path, matchers: &[(String, Matcher)]) -> usize {
 }
 
 fn check_tree(root: &Path) -> usize {
-    let matchers = matchers();
+    let matchers = rule_sets::matchers("sequences", SEQUENCES);
     let (files, _) = discover(&[root.to_path_buf()]);
     files.iter().map(|f| check(&f.path, &matchers)).sum()
 }

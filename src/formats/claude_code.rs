@@ -111,13 +111,14 @@ impl<'a> Lines<'a> {
         }
     }
 
-    /// Lines whose steps are released as they finish ([`Lines::take_released`]), without
-    /// the message pool: what a listing or a tally of a big session reads. A session with
-    /// sub-agent logs beside it keeps its steps, which are linked to those logs at the end.
-    pub fn releasing(path: &'a Path) -> Lines<'a> {
+    /// Lines whose steps are released as they finish ([`Lines::take_released`]), with the
+    /// message pool only when `keep_pool` (the lazy open, whose steps show their contexts;
+    /// a listing or a tally of a big session reads none). A session with sub-agent logs
+    /// beside it keeps its steps, which are linked to those logs at the end.
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Lines<'a> {
         let mut lines = Lines::new(path);
         if subagents::subagents_dir(path).is_none() {
-            lines.session.steps.release_steps(false);
+            lines.session.steps.release_steps(keep_pool);
         }
         lines
     }

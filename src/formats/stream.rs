@@ -5,7 +5,8 @@
 //! Codex and the other JSON Lines logs, OpenHands event lists, chat messages, …) is read by
 //! the code that reads it whole, with the same steps, numbering, contexts and warnings.
 //!
-//! The trajectory then keeps its slim steps and message pool behind a
+//! The trajectory then keeps its slim steps and message pool, packed ([`packed`]; a record
+//! reader's steps packed as it lets each go), behind a
 //! [`crate::model::StepSource`]: a step is shown with its strings read back from the file
 //! ([`inflate`]), after checking the file is the one that was read. What this leaves out, by
 //! design: a walk over the steps ([`Trajectory::visit_steps`], search, tallies) reads each
@@ -15,6 +16,7 @@
 
 mod append;
 mod inflate;
+mod packed;
 mod part;
 mod records;
 mod slim;
@@ -29,6 +31,7 @@ use super::task::{cut_at_close, task_from_prompt};
 use super::{Detail, LoadError};
 use crate::model::{Format, LazySteps, LoadedStep, Message, Step, StepSource, Trajectory};
 use inflate::Inflater;
+use packed::{PackedPool, PackedSteps};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -119,10 +122,15 @@ fn line_budget_error(path: &Path, line: usize, budget: u64) -> LoadError {
 /// The trajectories of `path` read from its slim text: record by record where the format
 /// allows ([`records`]), else the slim text read whole by the format's reader (not when
 /// only a `part` of it is read: `None`).
+///
+/// A record reader lets each step go as it finishes, into `released` (packed there at once,
+/// so that the index never holds the slim steps as values); the trajectory keeps the
+/// others, numbered after those.
 fn read_slim(
     path: &Path,
     threshold: usize,
     part: &mut Part,
+    released: &mut PackedSteps,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let size = file
@@ -131,7 +139,14 @@ fn read_slim(
         .len();
     let whole = part.limit >= size;
     let mut source = part.reader(file);
-    if let Some(trajectories) = records::read_from(path, &mut source, threshold, whole)? {
+    let mut pack = |step: Step| {
+        released
+            .push(step)
+            .map_err(|err| LoadError::invalid(path, format!("packing its steps: {err}")))
+    };
+    if let Some(trajectories) =
+        records::read_releasing(path, &mut source, threshold, whole, &mut pack)?
+    {
         return Ok(Some(trajectories));
     }
     if !whole {
@@ -166,7 +181,8 @@ pub fn open_part(
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
     let complete = part.limit >= stamp.0;
-    let Some(mut trajectories) = read_slim(path, threshold, part)? else {
+    let mut released = PackedSteps::default();
+    let Some(mut trajectories) = read_slim(path, threshold, part, &mut released)? else {
         return Ok(None);
     };
     if trajectories
@@ -175,8 +191,14 @@ pub fn open_part(
     {
         return Ok(None);
     }
+    // Steps let go while reading come from a reader of one trajectory per file.
+    let mut released = Some(released);
     for trajectory in &mut trajectories {
-        let mut steps = std::mem::take(&mut trajectory.steps);
+        let packing = |err: String| LoadError::invalid(path, format!("packing its steps: {err}"));
+        let mut steps = released.take().unwrap_or_default();
+        for step in std::mem::take(&mut trajectory.steps) {
+            steps.push(step).map_err(packing)?;
+        }
         if !complete {
             steps.pop();
         }
@@ -187,7 +209,7 @@ pub fn open_part(
             size: stamp.0,
             modified: stamp.1,
             steps,
-            messages,
+            messages: PackedPool::pack(messages).map_err(packing)?,
             complete,
         }));
     }
@@ -269,13 +291,13 @@ fn stamp(file: &File) -> std::io::Result<(u64, Option<SystemTime>)> {
     Ok((meta.len(), meta.modified().ok()))
 }
 
-/// One trajectory's slim steps and message pool, and the file their strings are in.
+/// One trajectory's slim steps and message pool (packed), and the file their strings are in.
 pub struct SlimSteps {
     path: PathBuf,
     size: u64,
     modified: Option<SystemTime>,
-    steps: Vec<Step>,
-    messages: Vec<Message>,
+    steps: PackedSteps,
+    messages: PackedPool,
     /// The whole file was read: these are all its steps.
     complete: bool,
 }
@@ -302,8 +324,9 @@ impl AsSlim for LazySteps {
             preview: true,
             cap: STRING_CAP,
         };
-        for step in &slim.steps {
-            on_step(previews.inflate(step).map_err(|e| slim.error(&e))?);
+        for step in slim.steps.iter() {
+            let step = step.map_err(|e| slim.error(&e))?;
+            on_step(previews.inflate(&step).map_err(|e| slim.error(&e))?);
         }
         Ok(())
     }
@@ -340,20 +363,23 @@ impl SlimSteps {
         let inflater = self.whole(&file);
         let err = |e: std::io::Error| self.error(&e);
         let mut steps = Vec::with_capacity(self.steps.len());
-        for step in &self.steps {
-            let mut step = inflater.inflate(step).map_err(err)?;
+        for step in self.steps.iter() {
+            let step = step.map_err(|e| self.error(&e))?;
+            let mut step = inflater.inflate(&step).map_err(err)?;
             if detail == Detail::Steps {
                 step.context = None;
             }
             steps.push(step);
         }
         let messages = match detail {
-            Detail::Full => self
-                .messages
-                .iter()
-                .map(|m| inflater.inflate(m))
-                .collect::<Result<_, _>>()
-                .map_err(err)?,
+            Detail::Full => {
+                let mut messages = Vec::new();
+                for message in self.messages.iter() {
+                    let message = message.map_err(|e| self.error(&e))?;
+                    messages.push(inflater.inflate(&message).map_err(err)?);
+                }
+                messages
+            }
             Detail::Steps => Vec::new(),
         };
         Ok((steps, messages))
@@ -377,24 +403,18 @@ impl StepSource for SlimSteps {
         let slim = index
             .checked_sub(1)
             .and_then(|i| self.steps.get(i))
-            .ok_or_else(|| format!("{}: no step {index}", self.path.display()))?;
+            .ok_or_else(|| format!("{}: no step {index}", self.path.display()))?
+            .map_err(|e| self.error(&e))?;
         let file = self.reopen()?;
         let err = |e: std::io::Error| self.error(&e);
-        let step = self.whole(&file).inflate(slim).map_err(err)?;
+        let step = self.whole(&file).inflate(&slim).map_err(err)?;
         // The pool keeps its positions (the context indexes into it); the context's own
         // messages are read back, the newest first, until the cap. The others stay empty
         // but for their agent (a context may take "every message of agent A"): copying the
         // whole slim pool cost as much again as the pool itself.
-        let mut messages: Vec<Message> = self
-            .messages
-            .iter()
-            .map(|m| Message {
-                agent: m.agent.clone(),
-                ..Message::new(m.role, String::new())
-            })
-            .collect();
+        let mut messages: Vec<Message> = self.messages.placeholders();
         if let Some(context) = &slim.context {
-            let ids: Vec<u32> = context.ids(&self.messages).collect();
+            let ids: Vec<u32> = context.ids(&messages).collect();
             let mut left = CONTEXT_CAP;
             for id in ids.into_iter().rev() {
                 let (Some(message), Some(original)) = (
@@ -403,12 +423,13 @@ impl StepSource for SlimSteps {
                 ) else {
                     continue;
                 };
+                let original = original.map_err(|e| self.error(&e))?;
                 let inflater = Inflater {
                     file: &file,
                     preview: left == 0,
                     cap: left.min(STRING_CAP),
                 };
-                *message = inflater.inflate(original).map_err(err)?;
+                *message = inflater.inflate(&original).map_err(err)?;
                 left = left.saturating_sub(message.content.len() as u64);
             }
         }
@@ -418,8 +439,9 @@ impl StepSource for SlimSteps {
     fn visit(&self, visit: &mut dyn FnMut(LoadedStep) -> bool) -> Result<(), String> {
         let file = self.reopen()?;
         let inflater = self.whole(&file);
-        for slim in &self.steps {
-            let step = inflater.inflate(slim).map_err(|e| self.error(&e))?;
+        for slim in self.steps.iter() {
+            let slim = slim.map_err(|e| self.error(&e))?;
+            let step = inflater.inflate(&slim).map_err(|e| self.error(&e))?;
             if !visit(LoadedStep {
                 step,
                 messages: Vec::new(),

@@ -119,30 +119,18 @@ mod tests {
     use crate::metrics::matcher::Matcher;
     use crate::metrics::rule::{Pattern, Rule};
     use crate::metrics::tally::Tally;
-    use crate::model::{Format, Step, ToolCall, Trajectory, Usage};
+    use crate::model::{ToolCall, Trajectory, Usage};
     use std::sync::Arc;
 
+    /// The tally tests' trajectory, ended as a resolved run (submitted) or not (out of budget).
     fn trajectory(name: &str, resolved: Option<bool>, observations: &[&str]) -> Trajectory {
-        let mut t = Trajectory::new(format!("run/{name}.traj"), Format::SweAgent);
-        t.resolved = resolved;
-        t.exit_status = Some(
-            if resolved == Some(true) {
-                "submitted"
-            } else {
-                "exit_cost"
-            }
-            .into(),
-        );
-        t.steps = observations
-            .iter()
-            .map(|o| Step {
-                action: "ls -la".into(),
-                tool: Some("bash".into()),
-                observation: o.to_string(),
-                ..Step::default()
-            })
-            .collect();
-        t.number_steps();
+        let mut t = crate::metrics::tally::tests::trajectory(name, resolved, observations);
+        let exit = if resolved == Some(true) {
+            "submitted"
+        } else {
+            "exit_cost"
+        };
+        t.exit_status = Some(exit.into());
         t
     }
 

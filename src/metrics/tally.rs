@@ -599,7 +599,7 @@ impl Tally {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::metrics::field::Field;
     use crate::metrics::rule::{Pattern, Rule};
@@ -617,7 +617,13 @@ mod tests {
         Arc::new(m)
     }
 
-    fn trajectory(name: &str, resolved: Option<bool>, observations: &[&str]) -> Trajectory {
+    /// A SWE-agent trajectory `run/{name}.traj` whose steps each run `ls -la` and see one of
+    /// `observations`; the other tally tests of `metrics` build theirs with it too.
+    pub(crate) fn trajectory(
+        name: &str,
+        resolved: Option<bool>,
+        observations: &[&str],
+    ) -> Trajectory {
         let mut t = Trajectory::new(format!("run/{name}.traj"), Format::SweAgent);
         t.resolved = resolved;
         t.steps = observations

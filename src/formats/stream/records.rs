@@ -169,25 +169,28 @@ fn reader<'a>(
     shape: Shape,
     path: &'a Path,
     release: bool,
+    keep_pool: bool,
 ) -> Option<Box<dyn Records + 'a>> {
     match (format, shape) {
         (Format::ClaudeCode, Shape::Lines) => Some(Box::new(ClaudeLines(if release {
-            claude_code::Lines::releasing(path)
+            claude_code::Lines::releasing(path, keep_pool)
         } else {
             claude_code::Lines::new(path)
         }))),
+        // Its releasing reader keeps no message pool: held whole when the pool is wanted.
         (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
             path,
-            events: if release {
+            events: if release && !keep_pool {
                 openhands::Events::releasing()
             } else {
                 openhands::Events::default()
             },
         })),
-        (Format::Codex, Shape::Lines) if release => {
+        // The next two keep no message pool when they let steps go: a step visit's only.
+        (Format::Codex, Shape::Lines) if release && !keep_pool => {
             Some(Box::new(CodexLines(codex::Lines::releasing(path))))
         }
-        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release => {
+        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release && !keep_pool => {
             Some(Box::new(MiniItems {
                 path,
                 file: File::open(path).ok()?,
@@ -417,27 +420,7 @@ impl Cutter {
     }
 }
 
-/// Reads `path` record by record when its format has a record reader: `None` when it has
-/// none or its first records do not say (read it slim and whole instead). `file` gives the
-/// bytes of `path` from its start: all of them (`whole`), or its first lines or items only
-/// (the open of a big file's first steps, [`super::part`]), whose array is then not expected
-/// to close.
-pub fn read_from(
-    path: &Path,
-    file: &mut dyn Read,
-    threshold: usize,
-    whole: bool,
-) -> Result<Option<Vec<Trajectory>>, LoadError> {
-    let Some(mut trajectories) = drive(path, file, threshold, whole, None)? else {
-        return Ok(None);
-    };
-    for trajectory in &mut trajectories {
-        trajectory.number_steps();
-    }
-    Ok(Some(trajectories))
-}
-
-/// Reads all of `path` record by record like [`read_from`], handing each step to `on_step`
+/// Reads all of `path` record by record like [`read_releasing`], handing each step to `on_step`
 /// (slim, in order, numbered) as soon as its reader lets it go, and never holding it: the
 /// trajectories come back without steps. Formats with record readers give one trajectory
 /// per file.
@@ -453,7 +436,8 @@ pub fn visit(
         on_step(step)
     };
     let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
-    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each))? else {
+    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each), false)?
+    else {
         return Ok(None);
     };
     for trajectory in &mut trajectories {
@@ -464,10 +448,42 @@ pub fn visit(
     Ok(Some(trajectories))
 }
 
+/// Reads `path` record by record when its format has a record reader: `None` when it has
+/// none or its first records do not say (read it slim and whole instead). `file` gives the
+/// bytes of `path` from its start: all of them (`whole`), or its first lines or items only
+/// (the open of a big file's first steps, [`super::part`]), whose array is then not expected
+/// to close. Each step goes to `on_step` (slim, in order, numbered) as soon as its reader
+/// lets it go, the message pool kept: what the lazy open packs as it reads. The
+/// trajectories come back with the steps not let go, numbered after those.
+pub fn read_releasing(
+    path: &Path,
+    file: &mut dyn Read,
+    threshold: usize,
+    whole: bool,
+    on_step: OnStep<'_>,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    let mut count = 0;
+    let mut each = |mut step: Step| {
+        count += 1;
+        step.index = count;
+        on_step(step)
+    };
+    let Some(mut trajectories) = drive(path, file, threshold, whole, Some(&mut each), true)? else {
+        return Ok(None);
+    };
+    for trajectory in &mut trajectories {
+        for step in &mut trajectory.steps {
+            count += 1;
+            step.index = count;
+        }
+    }
+    Ok(Some(trajectories))
+}
+
 /// Steps handed over as their reader releases them.
 type OnStep<'a> = &'a mut dyn FnMut(Step) -> Result<(), LoadError>;
 
-/// The record reading of [`read_from`] and [`visit`]: with `on_step`, the reader releases
+/// The record reading of [`read_releasing`] and [`visit`]: with `on_step`, the reader releases
 /// its steps as they finish and each goes there at once.
 fn drive(
     path: &Path,
@@ -475,6 +491,7 @@ fn drive(
     threshold: usize,
     whole: bool,
     mut on_step: Option<OnStep<'_>>,
+    keep_pool: bool,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let release = on_step.is_some();
     let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
@@ -546,7 +563,7 @@ fn drive(
             let Some(shape) = cutter.shape else {
                 return Ok(None);
             };
-            let Some(mut chosen) = sniff(path, shape, &first, &cutter, release) else {
+            let Some(mut chosen) = sniff(path, shape, &first, &cutter, release, keep_pool) else {
                 return Ok(None);
             };
             for record in first.drain(..) {
@@ -587,6 +604,7 @@ fn sniff<'a>(
     first: &[Record],
     cutter: &Cutter,
     release: bool,
+    keep_pool: bool,
 ) -> Option<Box<dyn Records + 'a>> {
     let mut sample = Vec::new();
     match shape {
@@ -635,7 +653,7 @@ fn sniff<'a>(
         return None;
     }
     match detect(path, &sample) {
-        Ok(Kind::Trajectories(format)) => reader(format, shape, path, release),
+        Ok(Kind::Trajectories(format)) => reader(format, shape, path, release, keep_pool),
         _ => None,
     }
 }
