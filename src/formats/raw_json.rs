@@ -1,13 +1,17 @@
 //! Walking a JSON document held in memory without decoding it: where each value starts and
-//! ends, and the members of an object as (raw key, value span). Strings are crossed by
-//! jumping from quote to quote (a quote preceded by an odd run of backslashes is escaped),
-//! which is what makes skipping a log's long, `\n`-dense strings cheap; nothing is unescaped
-//! or checked as UTF-8 here. The walk checks the structure (brackets, colons, commas) but not
-//! what is inside the strings and scalars it skips: callers that need a value decode its span
-//! with serde, which checks it. Any surprise gives `None`, and the caller reads the file the
-//! usual way (which then words the error).
+//! ends, and the members of an object as (raw key, value span). Strings and skipped arrays
+//! are crossed 64 bytes at a time ([`blocks`]: quote, backslash and bracket bit masks, an
+//! escaped quote told apart by the parity of the backslash run before it), which is what
+//! makes skipping a log's long, `\"`-dense strings and its `history` cheap; nothing is
+//! unescaped or checked as UTF-8 here. The walk checks the structure (brackets, colons,
+//! commas) and, in the strings it crosses, what serde checks of a string it skips (no control
+//! characters, known escapes, four hex digits after `\u`), but not the scalars it skips:
+//! callers that need a value decode its span with serde, which checks it. Any surprise gives
+//! `None`, and the caller reads the file the usual way (which then words the error).
 
-use memchr::memchr;
+mod blocks;
+
+use blocks::{BLOCK, escaped, masks_at, prefix_xor};
 
 /// A value's bytes: `start..end` of the document.
 pub(crate) type Span = std::ops::Range<usize>;
@@ -21,19 +25,44 @@ fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
 
 /// The end (one past the closing quote) of the string whose opening quote is at `at`.
 pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut from = at + 1;
-    loop {
-        let quote = from + memchr(b'"', bytes.get(from..)?)?;
-        let backslashes = bytes[from..quote]
-            .iter()
-            .rev()
-            .take_while(|&&b| b == b'\\')
-            .count();
-        if backslashes % 2 == 0 {
-            return Some(quote + 1);
+    let mut block = at + 1;
+    let mut carry = 0;
+    while block < bytes.len() {
+        let m = masks_at(bytes, block);
+        let escaped = escaped(m.backslash, &mut carry);
+        let quotes = m.quote & !escaped;
+        // The bytes before the closing quote, or the whole block.
+        let before = quotes.wrapping_sub(1) & !quotes;
+        if m.control & before != 0 || !valid_escapes(bytes, block, escaped & before) {
+            return None;
         }
-        from = quote + 1;
+        if quotes != 0 {
+            let end = block + quotes.trailing_zeros() as usize + 1;
+            return (end <= bytes.len()).then_some(end);
+        }
+        block += BLOCK;
     }
+    None
+}
+
+/// Whether the characters `escaped` marks in the block at `at` make escapes serde accepts in
+/// a string it skips.
+fn valid_escapes(bytes: &[u8], at: usize, mut escaped: u64) -> bool {
+    while escaped != 0 {
+        let i = at + escaped.trailing_zeros() as usize;
+        escaped &= escaped - 1;
+        match bytes.get(i) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {}
+            Some(b'u') => {
+                let hex = bytes.get(i + 1..i + 5);
+                if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The end of the value that starts at `at` (after any whitespace).
@@ -53,30 +82,44 @@ pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The end of the object or array that opens at `at`: brackets are counted between strings,
-/// and each string is jumped over whole.
+/// The end of the object or array that opens at `at`: brackets outside strings are matched
+/// as they come, a block at a time (a string's inside is where an odd number of unescaped
+/// quotes precede), so a long array of long strings costs a few operations per 64 bytes.
 fn container_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut stack: Vec<u8> = vec![bytes[at]];
-    let mut i = at + 1;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'"' => {
-                i = string_end(bytes, i)?;
+    let mut stack: Vec<u8> = Vec::new();
+    let mut block = at;
+    let mut carry = 0;
+    // All ones while the previous block ended inside a string.
+    let mut in_string = 0u64;
+    while block < bytes.len() {
+        let m = masks_at(bytes, block);
+        let escaped = escaped(m.backslash, &mut carry);
+        let inside = prefix_xor(m.quote & !escaped) ^ in_string;
+        in_string = 0u64.wrapping_sub(inside >> 63);
+        if m.control & inside != 0
+            || m.backslash & !inside != 0
+            || !valid_escapes(bytes, block, escaped & inside)
+        {
+            return None;
+        }
+        let mut brackets = (m.open | m.close) & !inside;
+        while brackets != 0 {
+            let i = block + brackets.trailing_zeros() as usize;
+            brackets &= brackets - 1;
+            let b = *bytes.get(i)?;
+            if b == b'{' || b == b'[' {
+                stack.push(b);
                 continue;
             }
-            b'{' | b'[' => stack.push(b),
-            b'}' | b']' => {
-                let open = stack.pop()?;
-                if (open == b'{') != (b == b'}') {
-                    return None;
-                }
-                if stack.is_empty() {
-                    return Some(i + 1);
-                }
+            let open = stack.pop()?;
+            if (open == b'{') != (b == b'}') {
+                return None;
             }
-            _ => {}
+            if stack.is_empty() {
+                return Some(i + 1);
+            }
         }
-        i += 1;
+        block += BLOCK;
     }
     None
 }
@@ -200,6 +243,54 @@ mod tests {
             br#"["#,
         ] {
             assert!(members(doc, 0, &mut |_, _| true).is_none(), "{doc:?}");
+        }
+    }
+
+    /// A generated value: strings of quotes, backslashes, brackets, control characters and
+    /// non-ASCII (which serde escapes), nested lists and objects, long enough to cross blocks.
+    fn generated(seed: &mut u64, depth: usize) -> serde_json::Value {
+        use serde_json::Value;
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        let pick = *seed;
+        match pick % if depth > 3 { 2 } else { 4 } {
+            0 => Value::String(
+                (0..pick % 150)
+                    .map(|i| ['"', '\\', '[', '}', '\n', 'a', 'é', '\u{1}', ' '][(pick >> (i % 50)) as usize % 9])
+                    .collect(),
+            ),
+            1 => Value::from(pick % 1000),
+            2 => Value::Array((0..pick % 5).map(|_| generated(seed, depth + 1)).collect()),
+            _ => Value::Object(
+                (0..pick % 5)
+                    .map(|i| (format!("k{i}\"]"), generated(seed, depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn generated_documents_walk_to_their_end_and_their_members_decode_back() {
+        let mut seed = 0x1234_5678_9abc_def1;
+        for round in 0..2000 {
+            let value = serde_json::json!({"a": generated(&mut seed, 0), "b": generated(&mut seed, 0)});
+            let doc = if round % 2 == 0 {
+                serde_json::to_vec(&value).unwrap()
+            } else {
+                serde_json::to_vec_pretty(&value).unwrap()
+            };
+            let mut decoded = serde_json::Map::new();
+            let end = members(&doc, 0, &mut |key, span| {
+                let key: String = serde_json::from_slice(&[b"\"", key, b"\""].concat()).unwrap();
+                decoded.insert(key, serde_json::from_slice(&doc[span]).unwrap());
+                true
+            });
+            assert_eq!(end, Some(doc.len()), "{}", String::from_utf8_lossy(&doc));
+            assert_eq!(serde_json::Value::Object(decoded), value);
+            // Cut anywhere inside, the document is no longer whole.
+            let cut = 1 + (seed as usize) % (doc.len() - 1);
+            assert!(value_end(&doc[..cut], 0).is_none());
         }
     }
 }
