@@ -11,7 +11,7 @@
 
 mod blocks;
 
-use blocks::{BLOCK, escaped, masks_at, prefix_xor};
+use blocks::{BLOCK, ascii, escaped, masks_at, prefix_xor};
 
 /// A value's bytes: `start..end` of the document.
 pub(crate) type Span = std::ops::Range<usize>;
@@ -21,6 +21,37 @@ fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
+}
+
+/// Whether `bytes` are valid UTF-8, as `std::str::from_utf8` says, skipping ASCII 64 bytes
+/// at a time: logs are mostly ASCII, and the standard check costs about one instruction a
+/// byte on them. Only the runs of blocks holding other bytes go to the standard check; each
+/// run starts and ends at an ASCII block's edge, which is a character's edge.
+pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
+    let block_at = |at: usize| {
+        bytes
+            .get(at..at + BLOCK)
+            .and_then(|b| <&[u8; BLOCK]>::try_from(b).ok())
+    };
+    let mut at = 0;
+    while let Some(block) = block_at(at) {
+        if ascii(block) {
+            at += BLOCK;
+            continue;
+        }
+        let mut end = at + BLOCK;
+        while block_at(end).is_some_and(|b| !ascii(b)) {
+            end += BLOCK;
+        }
+        if block_at(end).is_none() {
+            break;
+        }
+        if std::str::from_utf8(&bytes[at..end]).is_err() {
+            return false;
+        }
+        at = end + BLOCK;
+    }
+    std::str::from_utf8(&bytes[at..]).is_ok()
 }
 
 /// The end (one past the closing quote) of the string whose opening quote is at `at`.
@@ -291,6 +322,27 @@ mod tests {
             // Cut anywhere inside, the document is no longer whole.
             let cut = 1 + (seed as usize) % (doc.len() - 1);
             assert!(value_end(&doc[..cut], 0).is_none());
+        }
+    }
+
+    #[test]
+    fn utf8_is_checked_as_the_standard_library_checks_it() {
+        let mut seed = 0x0bad_cafe_u64;
+        let pieces: [&[u8]; 7] = [b"plain ascii text ", "é".as_bytes(), "€".as_bytes(), "😀".as_bytes(), &[0xff], &[0xe2, 0x82], b"\n"];
+        for round in 0..3000 {
+            let mut doc = Vec::new();
+            while doc.len() < 300 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Mostly ASCII, sometimes a bad byte: both answers are exercised.
+                let i = (seed % if round % 3 == 0 { 7 } else { 4 }) as usize;
+                doc.extend_from_slice(pieces[if i < 4 && seed % 5 == 0 { 0 } else { i }]);
+            }
+            for cut in [doc.len(), doc.len() - 1, 130, 64, 63] {
+                let part = &doc[..cut];
+                assert_eq!(is_utf8(part), std::str::from_utf8(part).is_ok(), "{part:?}");
+            }
         }
     }
 }

@@ -25,7 +25,7 @@ pub(super) struct Masks {
 /// The 64 bytes from `at`, padded with spaces past the end (a space is none of the bytes
 /// looked for, so the padding never ends a string or closes a bracket).
 pub(super) fn masks_at(bytes: &[u8], at: usize) -> Masks {
-    match bytes.get(at..at + BLOCK) {
+    match bytes.get(at..at + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok()) {
         Some(block) => masks(block),
         None => {
             let mut padded = [b' '; BLOCK];
@@ -37,16 +37,15 @@ pub(super) fn masks_at(bytes: &[u8], at: usize) -> Masks {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn masks(block: &[u8]) -> Masks {
+fn masks(block: &[u8; BLOCK]) -> Masks {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
     };
-    debug_assert!(block.len() >= BLOCK);
     let mut m = Masks::default();
     for lane in 0..BLOCK / 16 {
-        // SAFETY: SSE2 is part of the x86_64 baseline, and the block holds 64 bytes
-        // (`masks_at` pads a short one), so each unaligned 16-byte load stays inside it.
+        // SAFETY: SSE2 is part of the x86_64 baseline, and each unaligned 16-byte load
+        // stays inside the 64-byte block.
         let (quote, backslash, open, close, control) = unsafe {
             let v = _mm_loadu_si128(block.as_ptr().add(lane * 16).cast::<__m128i>());
             // `[`/`{` and `]`/`}` differ only in bit 0x20.
@@ -72,7 +71,7 @@ fn masks(block: &[u8]) -> Masks {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn masks(block: &[u8]) -> Masks {
+fn masks(block: &[u8; BLOCK]) -> Masks {
     portable_masks(block)
 }
 
@@ -93,6 +92,25 @@ fn portable_masks(block: &[u8]) -> Masks {
         }
     }
     m
+}
+
+/// Whether the 64 bytes of `block` are all ASCII.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn ascii(block: &[u8; BLOCK]) -> bool {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128};
+    // SAFETY: SSE2 is part of the x86_64 baseline; the four 16-byte loads stay inside the
+    // 64-byte block.
+    unsafe {
+        let p = block.as_ptr().cast::<__m128i>();
+        let a = _mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+        let b = _mm_or_si128(_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3)));
+        _mm_movemask_epi8(_mm_or_si128(a, b)) == 0
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) fn ascii(block: &[u8; BLOCK]) -> bool {
+    block.is_ascii()
 }
 
 const ODD_BITS: u64 = 0xAAAA_AAAA_AAAA_AAAA;
@@ -179,12 +197,24 @@ mod tests {
     fn vector_masks_match_the_portable_ones() {
         let mut seed = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..2000 {
-            let block: Vec<u8> = (0..BLOCK).map(|_| next(&mut seed) as u8).collect();
+            let block: [u8; BLOCK] = std::array::from_fn(|_| next(&mut seed) as u8);
             assert_eq!(masks(&block), portable_masks(&block), "{block:?}");
         }
-        let all: Vec<u8> = (0..=255u8).collect();
-        for at in (0..256).step_by(BLOCK) {
-            assert_eq!(masks(&all[at..]), portable_masks(&all[at..]));
+        for start in (0..256).step_by(BLOCK) {
+            let all: [u8; BLOCK] = std::array::from_fn(|i| (start + i) as u8);
+            assert_eq!(masks(&all), portable_masks(&all));
+        }
+    }
+
+    #[test]
+    fn ascii_blocks_are_told_apart_by_any_high_byte() {
+        let mut block = [b'a'; BLOCK];
+        assert!(ascii(&block));
+        for i in [0, 17, 63] {
+            block[i] = 0x80;
+            assert!(!ascii(&block));
+            block[i] = 0x7f;
+            assert!(ascii(&block));
         }
     }
 

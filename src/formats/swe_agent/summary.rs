@@ -33,7 +33,7 @@ pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
             detect(path, bytes),
             Ok(Kind::Trajectories(Format::SweAgent))
         )
-        || std::str::from_utf8(bytes).is_err()
+        || !raw_json::is_utf8(bytes)
     {
         return None;
     }
