@@ -76,24 +76,40 @@ pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
     None
 }
 
+/// What may follow a backslash in a JSON string: 1 a one-character escape, 2 `u` (four hex
+/// digits follow), 0 nothing else.
+const ESCAPES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    let simple = b"\"\\/bfnrt";
+    while i < simple.len() {
+        table[simple[i] as usize] = 1;
+        i += 1;
+    }
+    table[b'u' as usize] = 2;
+    table
+};
+
 /// Whether the characters `escaped` marks in the block at `at` make escapes serde accepts in
 /// a string it skips.
+#[inline]
 fn valid_escapes(bytes: &[u8], at: usize, mut escaped: u64) -> bool {
     while escaped != 0 {
         let i = at + escaped.trailing_zeros() as usize;
         escaped &= escaped - 1;
-        match bytes.get(i) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {}
-            Some(b'u') => {
-                let hex = bytes.get(i + 1..i + 5);
-                if !hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
-                    return false;
-                }
-            }
+        match bytes.get(i).map(|&b| ESCAPES[b as usize]) {
+            Some(1) => {}
+            Some(2) if hex4(bytes, i + 1) => {}
             _ => return false,
         }
     }
     true
+}
+
+fn hex4(bytes: &[u8], at: usize) -> bool {
+    bytes
+        .get(at..at + 4)
+        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// The end of the value that starts at `at` (after any whitespace).
@@ -163,6 +179,20 @@ pub(crate) fn members(
     at: usize,
     each: &mut dyn FnMut(&[u8], Span) -> bool,
 ) -> Option<usize> {
+    walk_members(bytes, at, &mut |key, start| {
+        let end = value_end(bytes, start)?;
+        each(key, start..end).then_some(end)
+    })
+}
+
+/// Like [`members`], but `each` is given where each value starts and reads it itself,
+/// returning its end (`None` to give up): a value read member by member is then crossed
+/// once, not once to find its end and again to read it.
+pub(crate) fn walk_members(
+    bytes: &[u8],
+    at: usize,
+    each: &mut dyn FnMut(&[u8], usize) -> Option<usize>,
+) -> Option<usize> {
     let mut i = skip_ws(bytes, at);
     if bytes.get(i) != Some(&b'{') {
         return None;
@@ -181,11 +211,7 @@ pub(crate) fn members(
         if bytes.get(i) != Some(&b':') {
             return None;
         }
-        let start = skip_ws(bytes, i + 1);
-        let end = value_end(bytes, start)?;
-        if !each(key, start..end) {
-            return None;
-        }
+        let end = each(key, skip_ws(bytes, i + 1))?;
         i = skip_ws(bytes, end);
         match bytes.get(i)? {
             b',' => i = skip_ws(bytes, i + 1),
@@ -195,12 +221,13 @@ pub(crate) fn members(
     }
 }
 
-/// Calls `each` with the span of every element of the array at `at`; `each` returns false to
-/// give up. `None` when it is not a well-formed array or `each` gave up.
-pub(crate) fn elements(
+/// Calls `each` with where every element of the array at `at` starts; `each` reads it and
+/// returns its end (`None` to give up). The end of the array, or `None` when it is not a
+/// well-formed array or `each` gave up.
+pub(crate) fn walk_elements(
     bytes: &[u8],
     at: usize,
-    each: &mut dyn FnMut(Span) -> bool,
+    each: &mut dyn FnMut(usize) -> Option<usize>,
 ) -> Option<usize> {
     let mut i = skip_ws(bytes, at);
     if bytes.get(i) != Some(&b'[') {
@@ -211,10 +238,7 @@ pub(crate) fn elements(
         return Some(i + 1);
     }
     loop {
-        let end = value_end(bytes, i)?;
-        if !each(i..end) {
-            return None;
-        }
+        let end = each(i)?;
         i = skip_ws(bytes, end);
         match bytes.get(i)? {
             b',' => i = skip_ws(bytes, i + 1),
@@ -256,9 +280,10 @@ mod tests {
         );
         let mut items = Vec::new();
         let array = br#"[1, {"c": "]"}, [true]]"#;
-        elements(array, 0, &mut |span| {
-            items.push(String::from_utf8_lossy(&array[span]).into_owned());
-            true
+        walk_elements(array, 0, &mut |start| {
+            let end = value_end(array, start)?;
+            items.push(String::from_utf8_lossy(&array[start..end]).into_owned());
+            Some(end)
         })
         .unwrap();
         assert_eq!(items, vec!["1", r#"{"c": "]"}"#, "[true]"]);

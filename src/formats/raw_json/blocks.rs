@@ -23,51 +23,71 @@ pub(super) struct Masks {
 }
 
 /// The 64 bytes from `at`, padded with spaces past the end (a space is none of the bytes
-/// looked for, so the padding never ends a string or closes a bracket).
+/// looked for, so the padding never ends a string or closes a bracket). Inlined, so that a
+/// caller that reads only some masks does not pay for the others.
+#[inline(always)]
 pub(super) fn masks_at(bytes: &[u8], at: usize) -> Masks {
-    match bytes.get(at..at + BLOCK).and_then(|b| <&[u8; BLOCK]>::try_from(b).ok()) {
+    match bytes
+        .get(at..at + BLOCK)
+        .and_then(|b| <&[u8; BLOCK]>::try_from(b).ok())
+    {
         Some(block) => masks(block),
-        None => {
-            let mut padded = [b' '; BLOCK];
-            let rest = bytes.get(at..).unwrap_or(&[]);
-            padded[..rest.len()].copy_from_slice(rest);
-            masks(&padded)
+        None => padded_masks(bytes, at),
+    }
+}
+
+#[inline(never)]
+fn padded_masks(bytes: &[u8], at: usize) -> Masks {
+    let mut padded = [b' '; BLOCK];
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    padded[..rest.len()].copy_from_slice(rest);
+    masks(&padded)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn masks(block: &[u8; BLOCK]) -> Masks {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of the x86_64 baseline, and each unaligned 16-byte load stays
+    // inside the 64-byte block.
+    unsafe {
+        let p = block.as_ptr().cast::<__m128i>();
+        let lanes = [
+            _mm_loadu_si128(p),
+            _mm_loadu_si128(p.add(1)),
+            _mm_loadu_si128(p.add(2)),
+            _mm_loadu_si128(p.add(3)),
+        ];
+        let eq = |byte: u8| move |v| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+        // `[`/`{` and `]`/`}` differ only in bit 0x20.
+        let folded = |byte: u8| {
+            move |v| _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8(byte as i8))
+        };
+        Masks {
+            quote: mask(&lanes, eq(b'"')),
+            backslash: mask(&lanes, eq(b'\\')),
+            open: mask(&lanes, folded(b'{')),
+            close: mask(&lanes, folded(b'}')),
+            control: mask(&lanes, |v| {
+                _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v)
+            }),
         }
     }
 }
 
+/// One 64-bit mask from a comparison of each of the four lanes.
 #[cfg(target_arch = "x86_64")]
-fn masks(block: &[u8; BLOCK]) -> Masks {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    let mut m = Masks::default();
-    for lane in 0..BLOCK / 16 {
-        // SAFETY: SSE2 is part of the x86_64 baseline, and each unaligned 16-byte load
-        // stays inside the 64-byte block.
-        let (quote, backslash, open, close, control) = unsafe {
-            let v = _mm_loadu_si128(block.as_ptr().add(lane * 16).cast::<__m128i>());
-            // `[`/`{` and `]`/`}` differ only in bit 0x20.
-            let folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
-            let low = _mm_set1_epi8(0x1f);
-            let bits = |x| _mm_movemask_epi8(x) as u32 as u16 as u64;
-            (
-                bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8))),
-                bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8))),
-                bits(_mm_cmpeq_epi8(folded, _mm_set1_epi8(b'{' as i8))),
-                bits(_mm_cmpeq_epi8(folded, _mm_set1_epi8(b'}' as i8))),
-                bits(_mm_cmpeq_epi8(_mm_min_epu8(v, low), v)),
-            )
-        };
-        let shift = lane * 16;
-        m.quote |= quote << shift;
-        m.backslash |= backslash << shift;
-        m.open |= open << shift;
-        m.close |= close << shift;
-        m.control |= control << shift;
-    }
-    m
+#[inline(always)]
+fn mask(
+    lanes: &[std::arch::x86_64::__m128i; 4],
+    compare: impl Fn(std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i,
+) -> u64 {
+    use std::arch::x86_64::_mm_movemask_epi8;
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    let bits = |v| (unsafe { _mm_movemask_epi8(compare(v)) }) as u32 as u16 as u64;
+    bits(lanes[0]) | bits(lanes[1]) << 16 | bits(lanes[2]) << 32 | bits(lanes[3]) << 48
 }
 
 #[cfg(not(target_arch = "x86_64"))]

@@ -37,26 +37,37 @@ pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
     {
         return None;
     }
-    let (mut trajectory, mut history, mut info, mut replay) = (None, None, None, None);
-    let end = raw_json::members(bytes, start, &mut |key, span| {
-        let slot = match key {
-            b"trajectory" => &mut trajectory,
-            b"history" => &mut history,
-            b"info" => &mut info,
-            b"replay_config" => &mut replay,
-            _ => return !key.contains(&b'\\'),
-        };
-        slot.replace(span).is_none()
+    // The two lists are read as the walk meets them (crossed once); the rest kept as spans.
+    let (mut steps, mut history) = (None, None);
+    let (mut info, mut replay) = (None, None);
+    let end = raw_json::walk_members(bytes, start, &mut |key, at| {
+        match key {
+            b"trajectory" => {
+                let (end, items) = list(bytes, at, &mut |at| step(bytes, at))?;
+                steps.replace(items).is_none().then_some(end)
+            }
+            b"history" => {
+                let (end, items) = list(bytes, at, &mut |at| message(bytes, at))?;
+                history.replace(items).is_none().then_some(end)
+            }
+            b"info" | b"replay_config" => {
+                let end = raw_json::value_end(bytes, at)?;
+                let slot = if key == b"info" { &mut info } else { &mut replay };
+                slot.replace(at..end).is_none().then_some(end)
+            }
+            _ if key.contains(&b'\\') => None,
+            _ => raw_json::value_end(bytes, at),
+        }
     })?;
     if !raw_json::only_whitespace_after(bytes, end) {
         return None;
     }
-    let steps = list(bytes, trajectory.as_ref(), &mut |span| step(bytes, span))?;
+    let steps = steps.unwrap_or_default();
     if steps.is_empty() {
         // History-only files make their steps of message contents.
         return None;
     }
-    let history = list(bytes, history.as_ref(), &mut |span| message(bytes, span))?;
+    let history = history.unwrap_or_default();
     let value = |span: &Option<Span>| match span {
         Some(s) => decode::<Value>(bytes, s),
         None => Some(Value::Null),
@@ -71,64 +82,62 @@ pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
     Some(TrajectorySummary::of(&trajectory))
 }
 
-/// The items of a list member (null or absent: none), each read by `item`.
+/// The end of the list member at `at` (null: no items) and its items, each read by `item`
+/// from its start (returning its end and the item).
 fn list<T>(
     bytes: &[u8],
-    span: Option<&Span>,
-    item: &mut dyn FnMut(Span) -> Option<T>,
-) -> Option<Vec<T>> {
-    let Some(span) = span else {
-        return Some(Vec::new());
-    };
-    if &bytes[span.clone()] == b"null" {
-        return Some(Vec::new());
+    at: usize,
+    item: &mut dyn FnMut(usize) -> Option<(usize, T)>,
+) -> Option<(usize, Vec<T>)> {
+    if bytes[at..].starts_with(b"null") {
+        let end = raw_json::value_end(bytes, at)?;
+        return (end == at + 4).then_some((end, Vec::new()));
     }
     let mut items = Vec::new();
-    raw_json::elements(bytes, span.start, &mut |element| match item(element) {
-        Some(it) => {
-            items.push(it);
-            true
-        }
-        None => false,
+    let end = raw_json::walk_elements(bytes, at, &mut |at| {
+        let (end, it) = item(at)?;
+        items.push(it);
+        Some(end)
     })?;
-    Some(items)
+    Some((end, items))
 }
 
-/// The members of the object at `span` as (key, value span); `None` when it is not an object
-/// or repeats a member of `wanted` (serde refuses duplicates).
+/// The members of the object at `at` named in `wanted`, and its end; `None` when it is not
+/// an object or repeats a member of `wanted` (serde refuses duplicates).
 fn object_members<const N: usize>(
     bytes: &[u8],
-    span: &Span,
+    at: usize,
     wanted: [&[u8]; N],
-) -> Option<[Option<Span>; N]> {
-    if bytes.get(span.start) != Some(&b'{') {
+) -> Option<(usize, [Option<Span>; N])> {
+    if bytes.get(at) != Some(&b'{') {
         return None;
     }
     let mut found: [Option<Span>; N] = std::array::from_fn(|_| None);
-    raw_json::members(bytes, span.start, &mut |key, value| {
+    let end = raw_json::members(bytes, at, &mut |key, value| {
         match wanted.iter().position(|w| *w == key) {
             Some(i) => found[i].replace(value).is_none(),
             None => !key.contains(&b'\\'),
         }
     })?;
-    Some(found)
+    Some((end, found))
 }
 
 /// One step: its action decoded, the head of its observation, whether it has an exact
 /// context; thought and response left empty (a summary reads neither).
-fn step(bytes: &[u8], span: Span) -> Option<RawStep> {
-    let [action, observation, query, messages] = object_members(
+fn step(bytes: &[u8], at: usize) -> Option<(usize, RawStep)> {
+    let (end, [action, observation, query, messages]) = object_members(
         bytes,
-        &span,
+        at,
         [b"action", b"observation", b"query", b"messages"],
     )?;
-    Some(RawStep {
+    let step = RawStep {
         action: optional::<Text>(bytes, &action)?.unwrap_or_default(),
         observation: Text(observation_head(bytes, observation.as_ref())?),
         query: presence(bytes, &query)?,
         messages: presence(bytes, &messages)?,
         ..RawStep::default()
-    })
+    };
+    Some((end, step))
 }
 
 /// An exact context: `Some` (empty) when it is a list, `None` when null or absent; only its
@@ -144,10 +153,10 @@ fn presence(bytes: &[u8], span: &Option<Span>) -> Option<Option<Vec<RawMessage>>
 
 /// One history message with what matching steps to answers reads: the content only of the
 /// answers, as the full read at `Detail::Steps` keeps it.
-fn message(bytes: &[u8], span: Span) -> Option<RawMessage> {
-    let [role, content, agent, is_demo, action] = object_members(
+fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
+    let (end, [role, content, agent, is_demo, action]) = object_members(
         bytes,
-        &span,
+        at,
         [b"role", b"content", b"agent", b"is_demo", b"action"],
     )?;
     let role = optional::<Text>(bytes, &role)?.unwrap_or_default();
@@ -157,14 +166,15 @@ fn message(bytes: &[u8], span: Span) -> Option<RawMessage> {
         Some(s) if answer => decode::<Value>(bytes, s).unwrap_or_default(),
         _ => Value::Null,
     };
-    Some(RawMessage {
+    let message = RawMessage {
         role,
         content,
         agent: optional::<Option<String>>(bytes, &agent)?.flatten(),
         is_demo,
         action: optional::<Option<Text>>(bytes, &action)?.flatten(),
         ..RawMessage::default()
-    })
+    };
+    Some((end, message))
 }
 
 fn decode<T: DeserializeOwned>(bytes: &[u8], span: &Span) -> Option<T> {
