@@ -174,12 +174,14 @@ fn to_ascii(text: &str) -> String {
 #[test]
 fn files_it_cannot_read_exactly_are_left_to_the_usual_read() {
     let dir = tempfile::tempdir().unwrap();
-    let good = traj(&[("ls", "a.py")], json!({"role": "user", "content": "x"})).to_string();
+    // The last answer matches no step; its content is decoded (steps are matched to answers
+    // by their contents), so what is wrong in it is seen.
+    let good = traj(&[("ls", "a.py")], json!({"role": "assistant", "content": "x"})).to_string();
     let (path, bytes) = write(dir.path(), "good.traj", &good);
     assert!(raw_summary(&path, &bytes).is_some());
     let broken = [
-        // An unknown escape, a raw control character and a bad `\u` in a skipped message:
-        // serde refuses each, so the usual read words the error.
+        // An unknown escape, a raw control character and a bad `\u` in an answer: serde
+        // refuses each, so the usual read words the error.
         good.replace("\"content\":\"x\"", "\"content\":\"a\\qb\""),
         good.replace("\"content\":\"x\"", "\"content\":\"a\u{1}b\""),
         good.replace("\"content\":\"x\"", "\"content\":\"a\\u12G4\""),

@@ -1,17 +1,16 @@
 //! Walking a JSON document held in memory without decoding it: where each value starts and
-//! ends, and the members of an object as (raw key, value span). Strings and skipped arrays
-//! are crossed 64 bytes at a time ([`blocks`]: quote, backslash and bracket bit masks, an
-//! escaped quote told apart by the parity of the backslash run before it), which is what
-//! makes skipping a log's long, `\"`-dense strings and its `history` cheap; nothing is
-//! unescaped or checked as UTF-8 here. The walk checks the structure (brackets, colons,
-//! commas) and, in the strings it crosses, what serde checks of a string it skips (no control
-//! characters, known escapes, four hex digits after `\u`), but not the scalars it skips:
-//! callers that need a value decode its span with serde, which checks it. Any surprise gives
-//! `None`, and the caller reads the file the usual way (which then words the error).
+//! ends, and the members of an object as (raw key, value span). Strings are crossed by
+//! jumping from quote to quote (a quote preceded by an odd run of backslashes is escaped),
+//! which is what makes skipping a log's long, `\n`-dense strings cheap; nothing is unescaped
+//! here, and the UTF-8 check ([`is_utf8`]) skips ASCII 64 bytes at a time. The walk checks the
+//! structure (brackets, colons, commas) but not what is inside the strings and scalars it
+//! skips: callers that need a value decode its span with serde, which checks it. Any surprise
+//! gives `None`, and the caller reads the file the usual way (which then words the error).
 
 mod blocks;
 
-use blocks::{BLOCK, ascii, escaped, masks_at, prefix_xor};
+use blocks::{BLOCK, ascii};
+use memchr::memchr;
 
 /// A value's bytes: `start..end` of the document.
 pub(crate) type Span = std::ops::Range<usize>;
@@ -56,60 +55,19 @@ pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
 
 /// The end (one past the closing quote) of the string whose opening quote is at `at`.
 pub(crate) fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut block = at + 1;
-    let mut carry = 0;
-    while block < bytes.len() {
-        let m = masks_at(bytes, block);
-        let escaped = escaped(m.backslash, &mut carry);
-        let quotes = m.quote & !escaped;
-        // The bytes before the closing quote, or the whole block.
-        let before = quotes.wrapping_sub(1) & !quotes;
-        if m.control & before != 0 || !valid_escapes(bytes, block, escaped & before) {
-            return None;
+    let mut from = at + 1;
+    loop {
+        let quote = from + memchr(b'"', bytes.get(from..)?)?;
+        let backslashes = bytes[from..quote]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if backslashes % 2 == 0 {
+            return Some(quote + 1);
         }
-        if quotes != 0 {
-            let end = block + quotes.trailing_zeros() as usize + 1;
-            return (end <= bytes.len()).then_some(end);
-        }
-        block += BLOCK;
+        from = quote + 1;
     }
-    None
-}
-
-/// What may follow a backslash in a JSON string: 1 a one-character escape, 2 `u` (four hex
-/// digits follow), 0 nothing else.
-const ESCAPES: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut i = 0;
-    let simple = b"\"\\/bfnrt";
-    while i < simple.len() {
-        table[simple[i] as usize] = 1;
-        i += 1;
-    }
-    table[b'u' as usize] = 2;
-    table
-};
-
-/// Whether the characters `escaped` marks in the block at `at` make escapes serde accepts in
-/// a string it skips.
-#[inline]
-fn valid_escapes(bytes: &[u8], at: usize, mut escaped: u64) -> bool {
-    while escaped != 0 {
-        let i = at + escaped.trailing_zeros() as usize;
-        escaped &= escaped - 1;
-        match bytes.get(i).map(|&b| ESCAPES[b as usize]) {
-            Some(1) => {}
-            Some(2) if hex4(bytes, i + 1) => {}
-            _ => return false,
-        }
-    }
-    true
-}
-
-fn hex4(bytes: &[u8], at: usize) -> bool {
-    bytes
-        .get(at..at + 4)
-        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// The end of the value that starts at `at` (after any whitespace).
@@ -129,44 +87,30 @@ pub(crate) fn value_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The end of the object or array that opens at `at`: brackets outside strings are matched
-/// as they come, a block at a time (a string's inside is where an odd number of unescaped
-/// quotes precede), so a long array of long strings costs a few operations per 64 bytes.
+/// The end of the object or array that opens at `at`: brackets are counted between strings,
+/// and each string is jumped over whole.
 fn container_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut stack: Vec<u8> = Vec::new();
-    let mut block = at;
-    let mut carry = 0;
-    // All ones while the previous block ended inside a string.
-    let mut in_string = 0u64;
-    while block < bytes.len() {
-        let m = masks_at(bytes, block);
-        let escaped = escaped(m.backslash, &mut carry);
-        let inside = prefix_xor(m.quote & !escaped) ^ in_string;
-        in_string = 0u64.wrapping_sub(inside >> 63);
-        if m.control & inside != 0
-            || m.backslash & !inside != 0
-            || !valid_escapes(bytes, block, escaped & inside)
-        {
-            return None;
-        }
-        let mut brackets = (m.open | m.close) & !inside;
-        while brackets != 0 {
-            let i = block + brackets.trailing_zeros() as usize;
-            brackets &= brackets - 1;
-            let b = *bytes.get(i)?;
-            if b == b'{' || b == b'[' {
-                stack.push(b);
+    let mut stack: Vec<u8> = vec![bytes[at]];
+    let mut i = at + 1;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'"' => {
+                i = string_end(bytes, i)?;
                 continue;
             }
-            let open = stack.pop()?;
-            if (open == b'{') != (b == b'}') {
-                return None;
+            b'{' | b'[' => stack.push(b),
+            b'}' | b']' => {
+                let open = stack.pop()?;
+                if (open == b'{') != (b == b'}') {
+                    return None;
+                }
+                if stack.is_empty() {
+                    return Some(i + 1);
+                }
             }
-            if stack.is_empty() {
-                return Some(i + 1);
-            }
+            _ => {}
         }
-        block += BLOCK;
+        i += 1;
     }
     None
 }

@@ -8,7 +8,10 @@
 //!
 //! Anything this reader cannot give exactly gives `None`, and the file is read the usual way:
 //! invalid UTF-8 (repaired there, with a warning), history-only files, duplicate members,
-//! steps or messages that are not objects, fields of a type serde would refuse.
+//! steps or messages that are not objects, fields of a type serde would refuse. Like the
+//! tally's sparse read, it does not check the inside of the strings it crosses undecoded (a
+//! stray control character or an unknown escape in a skipped message): such a file is listed
+//! here and refused by the whole read.
 //!
 //! [`Step::is_error`]: crate::model::Step::is_error
 
@@ -163,7 +166,7 @@ fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
     let is_demo = optional::<Option<bool>>(bytes, &is_demo)?.flatten();
     let answer = role.0 == "assistant" && is_demo != Some(true);
     let content = match &content {
-        Some(s) if answer => decode::<Value>(bytes, s).unwrap_or_default(),
+        Some(s) if answer => decode::<Value>(bytes, s)?,
         _ => Value::Null,
     };
     let message = RawMessage {
