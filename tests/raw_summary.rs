@@ -3,6 +3,8 @@
 //! and on generated files that put its shortcuts on their edges; files it cannot summarise
 //! exactly are left to the usual read (`None`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "support/corpus.rs"]
 mod corpus;
 
@@ -80,7 +82,9 @@ fn traj(steps: &[(&str, &str)], history_extra: Value) -> Value {
         if i % 2 == 0 {
             history.push(json!({"role": "assistant", "content": format!("r{i}"), "action": action, "agent": "main"}));
         } else {
-            history.push(json!({"role": "assistant", "content": format!("so:\n{action}"), "agent": "main"}));
+            history.push(
+                json!({"role": "assistant", "content": format!("so:\n{action}"), "agent": "main"}),
+            );
         }
         history.push(json!({"role": "user", "content": observation, "agent": "main"}));
     }
@@ -101,9 +105,18 @@ fn observation_heads_cut_at_the_error_window_and_escapes_agree() {
     let observations = [
         // A marker just inside and just outside the 16 KiB window, in plain text and
         // behind escapes (which make the raw text longer than the decoded one).
-        format!("{}Traceback (most recent call last)", filler(16 * 1024 - 40, "x")),
-        format!("{}Traceback (most recent call last)", filler(16 * 1024 + 8, "x")),
-        format!("{}Traceback (most recent call last)", filler(16 * 1024 - 40, "\"\n\\")),
+        format!(
+            "{}Traceback (most recent call last)",
+            filler(16 * 1024 - 40, "x")
+        ),
+        format!(
+            "{}Traceback (most recent call last)",
+            filler(16 * 1024 + 8, "x")
+        ),
+        format!(
+            "{}Traceback (most recent call last)",
+            filler(16 * 1024 - 40, "\"\n\\")
+        ),
         format!("{}SyntaxError: bad", filler(16 * 1024 + 3, "é\t")),
         format!("{}command not found", filler(20 * 1024, "ab\n")),
         format!("{}No such file or directory", filler(30 * 1024, "€ ")),
@@ -130,12 +143,18 @@ fn observation_heads_cut_at_the_error_window_and_escapes_agree() {
         })
         .count();
     assert_eq!(errors, 2);
-    let doc = traj(&steps, json!({"role": "assistant", "content": "unmatched", "action": "nope", "agent": "main"}));
+    let doc = traj(
+        &steps,
+        json!({"role": "assistant", "content": "unmatched", "action": "nope", "agent": "main"}),
+    );
     for (name, text) in [
         ("plain.traj", serde_json::to_string(&doc).unwrap()),
         ("pretty.traj", serde_json::to_string_pretty(&doc).unwrap()),
         // Python's `json.dump` writes non-ASCII as `\uXXXX`.
-        ("ascii.traj", to_ascii(&serde_json::to_string(&doc).unwrap())),
+        (
+            "ascii.traj",
+            to_ascii(&serde_json::to_string(&doc).unwrap()),
+        ),
     ] {
         let (path, bytes) = write(dir.path(), name, &text);
         let raw = raw_summary(&path, &bytes).unwrap_or_else(|| panic!("{name}: not taken"));
@@ -146,7 +165,10 @@ fn observation_heads_cut_at_the_error_window_and_escapes_agree() {
         assert_eq!(raw.forced_exit.as_deref(), Some("exit_cost"), "{name}");
     }
     // Unmatched steps give the full read's warning (answers without `action`, no history).
-    let unmatched = traj(&[("ls", "a"), ("cat b", "b")], json!({"role": "user", "content": "x"}));
+    let unmatched = traj(
+        &[("ls", "a"), ("cat b", "b")],
+        json!({"role": "user", "content": "x"}),
+    );
     let mut unmatched = unmatched;
     unmatched["history"] = json!([{"role": "assistant", "content": "other", "action": "pwd"}]);
     let (path, bytes) = write(dir.path(), "warn.traj", &unmatched.to_string());
@@ -176,7 +198,11 @@ fn files_it_cannot_read_exactly_are_left_to_the_usual_read() {
     let dir = tempfile::tempdir().unwrap();
     // The last answer matches no step; its content is decoded (steps are matched to answers
     // by their contents), so what is wrong in it is seen.
-    let good = traj(&[("ls", "a.py")], json!({"role": "assistant", "content": "x"})).to_string();
+    let good = traj(
+        &[("ls", "a.py")],
+        json!({"role": "assistant", "content": "x"}),
+    )
+    .to_string();
     let (path, bytes) = write(dir.path(), "good.traj", &good);
     assert!(raw_summary(&path, &bytes).is_some());
     let broken = [

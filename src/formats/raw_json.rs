@@ -257,7 +257,10 @@ mod tests {
         match pick % if depth > 3 { 2 } else { 4 } {
             0 => Value::String(
                 (0..pick % 150)
-                    .map(|i| ['"', '\\', '[', '}', '\n', 'a', 'é', '\u{1}', ' '][(pick >> (i % 50)) as usize % 9])
+                    .map(|i| {
+                        ['"', '\\', '[', '}', '\n', 'a', 'é', '\u{1}', ' ']
+                            [(pick >> (i % 50)) as usize % 9]
+                    })
                     .collect(),
             ),
             1 => Value::from(pick % 1000),
@@ -274,7 +277,8 @@ mod tests {
     fn generated_documents_walk_to_their_end_and_their_members_decode_back() {
         let mut seed = 0x1234_5678_9abc_def1;
         for round in 0..2000 {
-            let value = serde_json::json!({"a": generated(&mut seed, 0), "b": generated(&mut seed, 0)});
+            let value =
+                serde_json::json!({"a": generated(&mut seed, 0), "b": generated(&mut seed, 0)});
             let doc = if round % 2 == 0 {
                 serde_json::to_vec(&value).unwrap()
             } else {
@@ -297,7 +301,15 @@ mod tests {
     #[test]
     fn utf8_is_checked_as_the_standard_library_checks_it() {
         let mut seed = 0x0bad_cafe_u64;
-        let pieces: [&[u8]; 7] = [b"plain ascii text ", "é".as_bytes(), "€".as_bytes(), "😀".as_bytes(), &[0xff], &[0xe2, 0x82], b"\n"];
+        let pieces: [&[u8]; 7] = [
+            b"plain ascii text ",
+            "é".as_bytes(),
+            "€".as_bytes(),
+            "😀".as_bytes(),
+            &[0xff],
+            &[0xe2, 0x82],
+            b"\n",
+        ];
         for round in 0..3000 {
             let mut doc = Vec::new();
             while doc.len() < 300 {
@@ -306,7 +318,13 @@ mod tests {
                 seed ^= seed << 17;
                 // Mostly ASCII, sometimes a bad byte: both answers are exercised.
                 let i = (seed % if round % 3 == 0 { 7 } else { 4 }) as usize;
-                doc.extend_from_slice(pieces[if i < 4 && seed % 5 == 0 { 0 } else { i }]);
+                doc.extend_from_slice(
+                    pieces[if i < 4 && seed.is_multiple_of(5) {
+                        0
+                    } else {
+                        i
+                    }],
+                );
             }
             for cut in [doc.len(), doc.len() - 1, 130, 64, 63] {
                 let part = &doc[..cut];

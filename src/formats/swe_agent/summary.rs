@@ -43,24 +43,26 @@ pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
     // The two lists are read as the walk meets them (crossed once); the rest kept as spans.
     let (mut steps, mut history) = (None, None);
     let (mut info, mut replay) = (None, None);
-    let end = raw_json::walk_members(bytes, start, &mut |key, at| {
-        match key {
-            b"trajectory" => {
-                let (end, items) = list(bytes, at, &mut |at| step(bytes, at))?;
-                steps.replace(items).is_none().then_some(end)
-            }
-            b"history" => {
-                let (end, items) = list(bytes, at, &mut |at| message(bytes, at))?;
-                history.replace(items).is_none().then_some(end)
-            }
-            b"info" | b"replay_config" => {
-                let end = raw_json::value_end(bytes, at)?;
-                let slot = if key == b"info" { &mut info } else { &mut replay };
-                slot.replace(at..end).is_none().then_some(end)
-            }
-            _ if key.contains(&b'\\') => None,
-            _ => raw_json::value_end(bytes, at),
+    let end = raw_json::walk_members(bytes, start, &mut |key, at| match key {
+        b"trajectory" => {
+            let (end, items) = list(bytes, at, &mut |at| step(bytes, at))?;
+            steps.replace(items).is_none().then_some(end)
         }
+        b"history" => {
+            let (end, items) = list(bytes, at, &mut |at| message(bytes, at))?;
+            history.replace(items).is_none().then_some(end)
+        }
+        b"info" | b"replay_config" => {
+            let end = raw_json::value_end(bytes, at)?;
+            let slot = if key == b"info" {
+                &mut info
+            } else {
+                &mut replay
+            };
+            slot.replace(at..end).is_none().then_some(end)
+        }
+        _ if key.contains(&b'\\') => None,
+        _ => raw_json::value_end(bytes, at),
     })?;
     if !raw_json::only_whitespace_after(bytes, end) {
         return None;
@@ -116,11 +118,12 @@ fn object_members<const N: usize>(
         return None;
     }
     let mut found: [Option<Span>; N] = std::array::from_fn(|_| None);
-    let end = raw_json::members(bytes, at, &mut |key, value| {
-        match wanted.iter().position(|w| *w == key) {
-            Some(i) => found[i].replace(value).is_none(),
-            None => !key.contains(&b'\\'),
-        }
+    let end = raw_json::members(bytes, at, &mut |key, value| match wanted
+        .iter()
+        .position(|w| *w == key)
+    {
+        Some(i) => found[i].replace(value).is_none(),
+        None => !key.contains(&b'\\'),
     })?;
     Some((end, found))
 }
