@@ -15,6 +15,9 @@
 #   benches/scale.sh [SCRATCH_DIR]      (default /tmp/trajscope-scale)
 #   COUNT=5000 MB=200 RUNS=3 benches/scale.sh
 #   SKIP_BIG=1 SKIP_TUI=1 benches/scale.sh    the run of N files only
+#   BIN=path/to/trajscope benches/scale.sh    time that build instead of building one
+#   BASE=path/to/trajscope benches/scale.sh   also time that build's uncached `stats` and
+#                                  `ls` (base-stats, base-ls) in the same run: before/after
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${1:-/tmp/trajscope-scale}"
@@ -34,10 +37,17 @@ run="$scratch/run$count"
 big="$scratch/big$mb.traj"
 [ -f "$run/results.json" ] || python3 scripts/gen-big.py run "$run" --count "$count"
 [ -n "${SKIP_BIG:-}" ] || [ -f "$big" ] || python3 scripts/gen-big.py trajectory "$big" --mb "$mb"
-cargo build --release --quiet
+[ -n "${BIN:-}" ] || cargo build --release --quiet
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cp target/release/trajscope "$out/trajscope"
+# A private copy: a shared build folder can swap target/release under us mid-run.
+cp "${BIN:-target/release/trajscope}" "$out/trajscope"
+base=()
+if [ -n "${BASE:-}" ]; then
+  cp "$BASE" "$out/base"
+  base=(-n base-stats "$out/base stats --json --no-cache '$run' > /dev/null"
+        -n base-ls "$out/base ls --json --no-cache '$run' > /dev/null")
+fi
 bin="$out/trajscope"
 export XDG_CONFIG_HOME="$out" TRAJSCOPE_CACHE_DIR="$out/cache"
 rg_args=()
@@ -52,7 +62,8 @@ echo "peak RSS (KB): stats --no-cache $(rss "$bin" stats --json --no-cache "$run
   "ls of the big file $([ -n "${SKIP_BIG:-}" ] || rss "$bin" ls --no-cache "$big")"
 "$bin" stats --json "$run" > /dev/null   # fills the cache for the cached runs
 
-hyperfine --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out/run.json" \
+uptime
+hyperfine --warmup "${WARMUP:-1}" --runs "$runs" --export-json "$out/run.json" "${base[@]}" \
   -n stats "$bin stats --json --no-cache '$run' > /dev/null" \
   -n stats-cached "$bin stats --json '$run' > /dev/null" \
   -n stats-exact "TRAJSCOPE_EXACT_TALLY=1 $bin stats --json --no-cache '$run' > /dev/null" \
@@ -89,6 +100,11 @@ cpu = {x["command"]: x["user"] + x["system"] for x in runs}
 print(f"  cpu: stats {cpu['stats']:.2f} s = {cpu['stats']/cpu['rg']:.2f}x rg's, {cpu['stats']/cpu['cat']:.2f}x cat's;"
       f" python-stats takes {cpu['python-stats']/cpu['stats']:.1f}x; python / ls: {cpu['python']/cpu['ls']:.1f}x")
 print(f"  ls / jq: {r['ls']/r['jq']:.2f}x   ls / python: {r['ls']/r['python']:.2f}x   ls-cached / jq: {r['ls-cached']/r['jq']:.3f}x")
+if "base-ls" in r:
+    for name, m in (("best", best), ("mean", r), ("cpu", cpu)):
+        print(f"  {name}: base stats {m['base-stats']:.2f} s -> {m['stats']:.2f} s"
+              f" ({m['base-stats']/m['stats']:.2f}x faster); base ls {m['base-ls']:.2f} s"
+              f" -> {m['ls']:.2f} s ({m['base-ls']/m['ls']:.2f}x faster)")
 if b:
     print(f"one {sys.argv[4]} MB trajectory:")
     for k, v in b.items():

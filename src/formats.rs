@@ -68,7 +68,7 @@ pub use stream::{
     AppendedLog, SLIM_ABOVE, StepAt, open as open_bounded, read as read_bounded, step_at,
     visit as visit_bounded,
 };
-pub use swe_agent::{LongText, Look, Skipped, Wanted, read_sparse};
+pub use swe_agent::{LongText, Look, Skipped, Wanted, raw_summary, read_sparse};
 pub use visit::{StepCount, is_big, visit_steps};
 
 use crate::model::{Format, Trajectory};

@@ -232,12 +232,7 @@ fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)
     // A big file's steps are counted as they are read, never held.
     let read = match super::visit::summaries(path).or_else(|| super::lazy::summaries(path)) {
         Some(summaries) => summaries.map(CachedOutcome::Trajectories),
-        None => load_file_with(path, Detail::Steps).map(|loaded| match loaded {
-            Loaded::Trajectories(ts) => {
-                CachedOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
-            }
-            Loaded::Results(source) => CachedOutcome::Results(source),
-        }),
+        None => read_summaries(path),
     };
     let outcome = match read {
         Ok(outcome) => outcome,
@@ -253,4 +248,29 @@ fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)
         item: (path.to_path_buf(), outcome),
         fresh,
     }
+}
+
+/// A file's summaries by reading it: a small SWE-agent `.traj` from its raw bytes, without
+/// building its steps' texts ([`super::swe_agent::raw_summary`]), anything else read at
+/// [`Detail::Steps`] and summarised.
+fn read_summaries(path: &Path) -> Result<CachedOutcome, LoadError> {
+    let outcome = |loaded| match loaded {
+        Loaded::Trajectories(ts) => {
+            CachedOutcome::Trajectories(ts.iter().map(TrajectorySummary::of).collect())
+        }
+        Loaded::Results(source) => CachedOutcome::Results(source),
+    };
+    let len = std::fs::metadata(path)
+        .map_err(|err| LoadError::io(path, err))?
+        .len();
+    if len >= super::LAZY_ABOVE {
+        return load_file_with(path, Detail::Steps).map(outcome);
+    }
+    // What `load_file_with` does for a small file, with the raw-byte summary first.
+    super::check_fits(path, len)?;
+    let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
+    if let Some(summary) = super::swe_agent::raw_summary(path, &bytes) {
+        return Ok(CachedOutcome::Trajectories(vec![summary]));
+    }
+    load_bytes_with(path, &bytes, Detail::Steps).map(outcome)
 }

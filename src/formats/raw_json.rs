@@ -2,11 +2,14 @@
 //! ends, and the members of an object as (raw key, value span). Strings are crossed by
 //! jumping from quote to quote (a quote preceded by an odd run of backslashes is escaped),
 //! which is what makes skipping a log's long, `\n`-dense strings cheap; nothing is unescaped
-//! or checked as UTF-8 here. The walk checks the structure (brackets, colons, commas) but not
-//! what is inside the strings and scalars it skips: callers that need a value decode its span
-//! with serde, which checks it. Any surprise gives `None`, and the caller reads the file the
-//! usual way (which then words the error).
+//! here, and the UTF-8 check ([`is_utf8`]) skips ASCII 64 bytes at a time. The walk checks the
+//! structure (brackets, colons, commas) but not what is inside the strings and scalars it
+//! skips: callers that need a value decode its span with serde, which checks it. Any surprise
+//! gives `None`, and the caller reads the file the usual way (which then words the error).
 
+mod blocks;
+
+use blocks::{BLOCK, ascii};
 use memchr::memchr;
 
 /// A value's bytes: `start..end` of the document.
@@ -17,6 +20,37 @@ fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
+}
+
+/// Whether `bytes` are valid UTF-8, as `std::str::from_utf8` says, skipping ASCII 64 bytes
+/// at a time: logs are mostly ASCII, and the standard check costs about one instruction a
+/// byte on them. Only the runs of blocks holding other bytes go to the standard check; each
+/// run starts and ends at an ASCII block's edge, which is a character's edge.
+pub(crate) fn is_utf8(bytes: &[u8]) -> bool {
+    let block_at = |at: usize| {
+        bytes
+            .get(at..at + BLOCK)
+            .and_then(|b| <&[u8; BLOCK]>::try_from(b).ok())
+    };
+    let mut at = 0;
+    while let Some(block) = block_at(at) {
+        if ascii(block) {
+            at += BLOCK;
+            continue;
+        }
+        let mut end = at + BLOCK;
+        while block_at(end).is_some_and(|b| !ascii(b)) {
+            end += BLOCK;
+        }
+        if block_at(end).is_none() {
+            break;
+        }
+        if std::str::from_utf8(&bytes[at..end]).is_err() {
+            return false;
+        }
+        at = end + BLOCK;
+    }
+    std::str::from_utf8(&bytes[at..]).is_ok()
 }
 
 /// The end (one past the closing quote) of the string whose opening quote is at `at`.
@@ -89,6 +123,20 @@ pub(crate) fn members(
     at: usize,
     each: &mut dyn FnMut(&[u8], Span) -> bool,
 ) -> Option<usize> {
+    walk_members(bytes, at, &mut |key, start| {
+        let end = value_end(bytes, start)?;
+        each(key, start..end).then_some(end)
+    })
+}
+
+/// Like [`members`], but `each` is given where each value starts and reads it itself,
+/// returning its end (`None` to give up): a value read member by member is then crossed
+/// once, not once to find its end and again to read it.
+pub(crate) fn walk_members(
+    bytes: &[u8],
+    at: usize,
+    each: &mut dyn FnMut(&[u8], usize) -> Option<usize>,
+) -> Option<usize> {
     let mut i = skip_ws(bytes, at);
     if bytes.get(i) != Some(&b'{') {
         return None;
@@ -107,11 +155,7 @@ pub(crate) fn members(
         if bytes.get(i) != Some(&b':') {
             return None;
         }
-        let start = skip_ws(bytes, i + 1);
-        let end = value_end(bytes, start)?;
-        if !each(key, start..end) {
-            return None;
-        }
+        let end = each(key, skip_ws(bytes, i + 1))?;
         i = skip_ws(bytes, end);
         match bytes.get(i)? {
             b',' => i = skip_ws(bytes, i + 1),
@@ -121,12 +165,13 @@ pub(crate) fn members(
     }
 }
 
-/// Calls `each` with the span of every element of the array at `at`; `each` returns false to
-/// give up. `None` when it is not a well-formed array or `each` gave up.
-pub(crate) fn elements(
+/// Calls `each` with where every element of the array at `at` starts; `each` reads it and
+/// returns its end (`None` to give up). The end of the array, or `None` when it is not a
+/// well-formed array or `each` gave up.
+pub(crate) fn walk_elements(
     bytes: &[u8],
     at: usize,
-    each: &mut dyn FnMut(Span) -> bool,
+    each: &mut dyn FnMut(usize) -> Option<usize>,
 ) -> Option<usize> {
     let mut i = skip_ws(bytes, at);
     if bytes.get(i) != Some(&b'[') {
@@ -137,10 +182,7 @@ pub(crate) fn elements(
         return Some(i + 1);
     }
     loop {
-        let end = value_end(bytes, i)?;
-        if !each(i..end) {
-            return None;
-        }
+        let end = each(i)?;
         i = skip_ws(bytes, end);
         match bytes.get(i)? {
             b',' => i = skip_ws(bytes, i + 1),
@@ -182,9 +224,10 @@ mod tests {
         );
         let mut items = Vec::new();
         let array = br#"[1, {"c": "]"}, [true]]"#;
-        elements(array, 0, &mut |span| {
-            items.push(String::from_utf8_lossy(&array[span]).into_owned());
-            true
+        walk_elements(array, 0, &mut |start| {
+            let end = value_end(array, start)?;
+            items.push(String::from_utf8_lossy(&array[start..end]).into_owned());
+            Some(end)
         })
         .unwrap();
         assert_eq!(items, vec!["1", r#"{"c": "]"}"#, "[true]"]);
@@ -200,6 +243,93 @@ mod tests {
             br#"["#,
         ] {
             assert!(members(doc, 0, &mut |_, _| true).is_none(), "{doc:?}");
+        }
+    }
+
+    /// A generated value: strings of quotes, backslashes, brackets, control characters and
+    /// non-ASCII (which serde escapes), nested lists and objects, long enough to cross blocks.
+    fn generated(seed: &mut u64, depth: usize) -> serde_json::Value {
+        use serde_json::Value;
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        let pick = *seed;
+        match pick % if depth > 3 { 2 } else { 4 } {
+            0 => Value::String(
+                (0..pick % 150)
+                    .map(|i| {
+                        ['"', '\\', '[', '}', '\n', 'a', 'é', '\u{1}', ' ']
+                            [(pick >> (i % 50)) as usize % 9]
+                    })
+                    .collect(),
+            ),
+            1 => Value::from(pick % 1000),
+            2 => Value::Array((0..pick % 5).map(|_| generated(seed, depth + 1)).collect()),
+            _ => Value::Object(
+                (0..pick % 5)
+                    .map(|i| (format!("k{i}\"]"), generated(seed, depth + 1)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn generated_documents_walk_to_their_end_and_their_members_decode_back() {
+        let mut seed = 0x1234_5678_9abc_def1;
+        for round in 0..2000 {
+            let value =
+                serde_json::json!({"a": generated(&mut seed, 0), "b": generated(&mut seed, 0)});
+            let doc = if round % 2 == 0 {
+                serde_json::to_vec(&value).unwrap()
+            } else {
+                serde_json::to_vec_pretty(&value).unwrap()
+            };
+            let mut decoded = serde_json::Map::new();
+            let end = members(&doc, 0, &mut |key, span| {
+                let key: String = serde_json::from_slice(&[b"\"", key, b"\""].concat()).unwrap();
+                decoded.insert(key, serde_json::from_slice(&doc[span]).unwrap());
+                true
+            });
+            assert_eq!(end, Some(doc.len()), "{}", String::from_utf8_lossy(&doc));
+            assert_eq!(serde_json::Value::Object(decoded), value);
+            // Cut anywhere inside, the document is no longer whole.
+            let cut = 1 + (seed as usize) % (doc.len() - 1);
+            assert!(value_end(&doc[..cut], 0).is_none());
+        }
+    }
+
+    #[test]
+    fn utf8_is_checked_as_the_standard_library_checks_it() {
+        let mut seed = 0x0bad_cafe_u64;
+        let pieces: [&[u8]; 7] = [
+            b"plain ascii text ",
+            "é".as_bytes(),
+            "€".as_bytes(),
+            "😀".as_bytes(),
+            &[0xff],
+            &[0xe2, 0x82],
+            b"\n",
+        ];
+        for round in 0..3000 {
+            let mut doc = Vec::new();
+            while doc.len() < 300 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Mostly ASCII, sometimes a bad byte: both answers are exercised.
+                let i = (seed % if round % 3 == 0 { 7 } else { 4 }) as usize;
+                doc.extend_from_slice(
+                    pieces[if i < 4 && seed.is_multiple_of(5) {
+                        0
+                    } else {
+                        i
+                    }],
+                );
+            }
+            for cut in [doc.len(), doc.len() - 1, 130, 64, 63] {
+                let part = &doc[..cut];
+                assert_eq!(is_utf8(part), std::str::from_utf8(part).is_ok(), "{part:?}");
+            }
         }
     }
 }

@@ -9,6 +9,7 @@
 mod demonstration;
 mod lazy;
 mod sparse;
+mod summary;
 
 use super::Detail;
 use super::LoadError;
@@ -24,6 +25,7 @@ use std::path::Path;
 
 pub use lazy::open_part as open_lazy_part;
 pub use sparse::{LongText, Look, Skipped, Wanted, read as read_sparse};
+pub use summary::summary as raw_summary;
 
 /// A message's content left undecoded (summaries and tallies read few of them).
 type Lazy<'a> = Option<&'a RawValue>;

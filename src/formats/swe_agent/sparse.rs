@@ -80,16 +80,22 @@ pub fn read<T>(
     {
         return None;
     }
-    let (mut trajectory, mut history, mut info, mut replay) = (None, None, None, None);
-    let end = raw_json::members(bytes, start, &mut |key, span| {
+    let (mut steps, mut history, mut info, mut replay) = (None, None, None, None);
+    // The steps are read as the walk meets them (crossed once); the rest kept as spans.
+    let end = raw_json::walk_members(bytes, start, &mut |key, at| {
         let slot = match key {
-            b"trajectory" => &mut trajectory,
+            b"trajectory" => {
+                let (end, spans) = step_spans(bytes, at)?;
+                return steps.replace(spans).is_none().then_some(end);
+            }
             b"history" => &mut history,
             b"info" => &mut info,
             b"replay_config" => &mut replay,
-            _ => return !key.contains(&b'\\'),
+            _ if key.contains(&b'\\') => return None,
+            _ => return raw_json::value_end(bytes, at),
         };
-        slot.replace(span).is_none()
+        let end = raw_json::value_end(bytes, at)?;
+        slot.replace(at..end).is_none().then_some(end)
     })?;
     if !raw_json::only_whitespace_after(bytes, end) {
         return None;
@@ -100,7 +106,7 @@ pub fn read<T>(
     {
         return None;
     }
-    let steps = step_spans(bytes, trajectory?)?;
+    let steps = steps?;
     if steps.is_empty() {
         return None;
     }
@@ -129,18 +135,19 @@ pub fn read<T>(
     Some((t, skipped))
 }
 
-/// The spans of each step's members; `None` when a step is not an object of the shape the
-/// full read accepts.
-fn step_spans(bytes: &[u8], list: Span) -> Option<Vec<StepSpans>> {
-    if &bytes[list.clone()] == b"null" {
-        return Some(Vec::new());
+/// The end of the list at `at` and the spans of each step's members; `None` when a step is
+/// not an object of the shape the full read accepts.
+fn step_spans(bytes: &[u8], at: usize) -> Option<(usize, Vec<StepSpans>)> {
+    if bytes[at..].starts_with(b"null") {
+        let end = raw_json::value_end(bytes, at)?;
+        return (end == at + 4).then_some((end, Vec::new()));
     }
     let mut steps = Vec::new();
-    raw_json::elements(bytes, list.start, &mut |element| {
+    let end = raw_json::walk_elements(bytes, at, &mut |element| {
         let mut spans = StepSpans::default();
         let mut query = None;
         let mut messages = None;
-        let ok = raw_json::members(bytes, element.start, &mut |key, span| {
+        let end = raw_json::members(bytes, element, &mut |key, span| {
             let slot = match key {
                 b"action" => &mut spans.action,
                 b"observation" => &mut spans.observation,
@@ -152,8 +159,7 @@ fn step_spans(bytes: &[u8], list: Span) -> Option<Vec<StepSpans>> {
                 _ => return !key.contains(&b'\\'),
             };
             slot.replace(span).is_none()
-        })
-        .is_some();
+        })?;
         // query and messages are lists of messages or null; only their presence is read.
         let list = |span: &Option<Span>| match span {
             None => Some(false),
@@ -161,17 +167,12 @@ fn step_spans(bytes: &[u8], list: Span) -> Option<Vec<StepSpans>> {
             Some(s) if bytes[s.start] == b'[' => Some(true),
             Some(_) => None,
         };
-        match (ok, list(&query), list(&messages)) {
-            (true, Some(q), Some(m)) => {
-                spans.query = q;
-                spans.messages = m;
-                steps.push(spans);
-                true
-            }
-            _ => false,
-        }
+        spans.query = list(&query)?;
+        spans.messages = list(&messages)?;
+        steps.push(spans);
+        Some(end)
     })?;
-    Some(steps)
+    Some((end, steps))
 }
 
 #[allow(clippy::type_complexity)]

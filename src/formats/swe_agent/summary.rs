@@ -1,0 +1,256 @@
+//! A SWE-agent `.traj` summarised for a listing (`ls`, the run cache) from its raw bytes:
+//! the steps are counted and their actions decoded, but of an observation only the head
+//! [`Step::is_error`] reads is decoded, and of `history` only what matching steps with their
+//! answers needs (roles, the answers' actions and contents); the other messages, the exact
+//! contexts (`query`, `messages`), thoughts and responses are crossed by the raw walk
+//! ([`raw_json`]) without being decoded. The steps then go through the same `build` as the
+//! full read, so the summary is the one [`TrajectorySummary::of`] gives on it.
+//!
+//! Anything this reader cannot give exactly gives `None`, and the file is read the usual way:
+//! invalid UTF-8 (repaired there, with a warning), history-only files, duplicate members,
+//! steps or messages that are not objects, fields of a type serde would refuse. Like the
+//! tally's sparse read, it does not check the inside of the strings it crosses undecoded (a
+//! stray control character or an unknown escape in a skipped message): such a file is listed
+//! here and refused by the whole read.
+//!
+//! [`Step::is_error`]: crate::model::Step::is_error
+
+use super::{File, RawMessage, RawStep, build};
+use crate::formats::json::Text;
+use crate::formats::raw_json::{self, Span};
+use crate::formats::{Kind, detect};
+use crate::model::{Format, TrajectorySummary};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::path::Path;
+
+/// How much of an observation's decoded text `Step::is_error` looks at.
+const ERROR_HEAD: usize = 16 * 1024;
+
+/// The summary of the `.traj` in `bytes`; `None` when it is not one this reader gives
+/// exactly (read it the usual way).
+pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{'
+        || !matches!(
+            detect(path, bytes),
+            Ok(Kind::Trajectories(Format::SweAgent))
+        )
+        || !raw_json::is_utf8(bytes)
+    {
+        return None;
+    }
+    // The two lists are read as the walk meets them (crossed once); the rest kept as spans.
+    let (mut steps, mut history) = (None, None);
+    let (mut info, mut replay) = (None, None);
+    let end = raw_json::walk_members(bytes, start, &mut |key, at| match key {
+        b"trajectory" => {
+            let (end, items) = list(bytes, at, &mut |at| step(bytes, at))?;
+            steps.replace(items).is_none().then_some(end)
+        }
+        b"history" => {
+            let (end, items) = list(bytes, at, &mut |at| message(bytes, at))?;
+            history.replace(items).is_none().then_some(end)
+        }
+        b"info" | b"replay_config" => {
+            let end = raw_json::value_end(bytes, at)?;
+            let slot = if key == b"info" {
+                &mut info
+            } else {
+                &mut replay
+            };
+            slot.replace(at..end).is_none().then_some(end)
+        }
+        _ if key.contains(&b'\\') => None,
+        _ => raw_json::value_end(bytes, at),
+    })?;
+    if !raw_json::only_whitespace_after(bytes, end) {
+        return None;
+    }
+    let steps = steps.unwrap_or_default();
+    if steps.is_empty() {
+        // History-only files make their steps of message contents.
+        return None;
+    }
+    let history = history.unwrap_or_default();
+    let value = |span: &Option<Span>| match span {
+        Some(s) => decode::<Value>(bytes, s),
+        None => Some(Value::Null),
+    };
+    let file = File {
+        trajectory: steps,
+        history,
+        info: value(&info)?,
+        replay_config: value(&replay)?,
+    };
+    let trajectory = build(path, file).ok()?.into_iter().next()?;
+    Some(TrajectorySummary::of(&trajectory))
+}
+
+/// The end of the list member at `at` (null: no items) and its items, each read by `item`
+/// from its start (returning its end and the item).
+fn list<T>(
+    bytes: &[u8],
+    at: usize,
+    item: &mut dyn FnMut(usize) -> Option<(usize, T)>,
+) -> Option<(usize, Vec<T>)> {
+    if bytes[at..].starts_with(b"null") {
+        let end = raw_json::value_end(bytes, at)?;
+        return (end == at + 4).then_some((end, Vec::new()));
+    }
+    let mut items = Vec::new();
+    let end = raw_json::walk_elements(bytes, at, &mut |at| {
+        let (end, it) = item(at)?;
+        items.push(it);
+        Some(end)
+    })?;
+    Some((end, items))
+}
+
+/// The members of the object at `at` named in `wanted`, and its end; `None` when it is not
+/// an object or repeats a member of `wanted` (serde refuses duplicates).
+fn object_members<const N: usize>(
+    bytes: &[u8],
+    at: usize,
+    wanted: [&[u8]; N],
+) -> Option<(usize, [Option<Span>; N])> {
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut found: [Option<Span>; N] = std::array::from_fn(|_| None);
+    let end = raw_json::members(bytes, at, &mut |key, value| match wanted
+        .iter()
+        .position(|w| *w == key)
+    {
+        Some(i) => found[i].replace(value).is_none(),
+        None => !key.contains(&b'\\'),
+    })?;
+    Some((end, found))
+}
+
+/// One step: its action decoded, the head of its observation, whether it has an exact
+/// context; thought and response left empty (a summary reads neither).
+fn step(bytes: &[u8], at: usize) -> Option<(usize, RawStep)> {
+    let (end, [action, observation, query, messages]) = object_members(
+        bytes,
+        at,
+        [b"action", b"observation", b"query", b"messages"],
+    )?;
+    let step = RawStep {
+        action: optional::<Text>(bytes, &action)?.unwrap_or_default(),
+        observation: Text(observation_head(bytes, observation.as_ref())?),
+        query: presence(bytes, &query)?,
+        messages: presence(bytes, &messages)?,
+        ..RawStep::default()
+    };
+    Some((end, step))
+}
+
+/// An exact context: `Some` (empty) when it is a list, `None` when null or absent; only its
+/// presence is read (it tells 1.0 and 1.1+ apart, and turns the history matching off).
+fn presence(bytes: &[u8], span: &Option<Span>) -> Option<Option<Vec<RawMessage>>> {
+    match span {
+        None => Some(None),
+        Some(s) if &bytes[s.clone()] == b"null" => Some(None),
+        Some(s) if bytes[s.start] == b'[' => Some(Some(Vec::new())),
+        Some(_) => None,
+    }
+}
+
+/// One history message with what matching steps to answers reads: the content only of the
+/// answers, as the full read at `Detail::Steps` keeps it.
+fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
+    let (end, [role, content, agent, is_demo, action]) = object_members(
+        bytes,
+        at,
+        [b"role", b"content", b"agent", b"is_demo", b"action"],
+    )?;
+    let role = optional::<Text>(bytes, &role)?.unwrap_or_default();
+    let is_demo = optional::<Option<bool>>(bytes, &is_demo)?.flatten();
+    let answer = role.0 == "assistant" && is_demo != Some(true);
+    let content = match &content {
+        Some(s) if answer => decode::<Value>(bytes, s)?,
+        _ => Value::Null,
+    };
+    let message = RawMessage {
+        role,
+        content,
+        agent: optional::<Option<String>>(bytes, &agent)?.flatten(),
+        is_demo,
+        action: optional::<Option<Text>>(bytes, &action)?.flatten(),
+        ..RawMessage::default()
+    };
+    Some((end, message))
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8], span: &Span) -> Option<T> {
+    serde_json::from_slice(&bytes[span.clone()]).ok()
+}
+
+/// A member decoded when present; `None` when it does not decode.
+fn optional<T: DeserializeOwned>(bytes: &[u8], span: &Option<Span>) -> Option<Option<T>> {
+    match span {
+        Some(s) => decode(bytes, s).map(Some),
+        None => Some(None),
+    }
+}
+
+/// The observation as far as `Step::is_error` reads it: the first [`ERROR_HEAD`] bytes of its
+/// decoded text and a few more (to find where the character at the cut ends), or all of it
+/// when it is short, not a plain string, or spells a character as `\uXXXX`. The raw walk
+/// has already checked the whole string's escapes and control characters, and the file is
+/// valid UTF-8, so decoding only the head gives what decoding it all would.
+fn observation_head(bytes: &[u8], span: Option<&Span>) -> Option<String> {
+    let Some(s) = span else {
+        return Some(String::new());
+    };
+    let raw = &bytes[s.clone()];
+    // An escaped text is never shorter than its decoded form.
+    if raw.len() <= ERROR_HEAD + 16 || raw[0] != b'"' || memchr::memmem::find(raw, b"\\u").is_some()
+    {
+        return decode::<Text>(bytes, s).map(|t| t.0);
+    }
+    match decode_head(&raw[1..raw.len() - 1], ERROR_HEAD + 8) {
+        Some(head) => Some(head),
+        None => decode::<Text>(bytes, s).map(|t| t.0),
+    }
+}
+
+/// At least `want` bytes (or all) of the text of a string's raw inside, cut after a whole
+/// character; `None` on an escape it does not decode.
+fn decode_head(raw: &[u8], want: usize) -> Option<String> {
+    let mut out = Vec::with_capacity(want + 8);
+    let mut at = 0;
+    while out.len() < want && at < raw.len() {
+        // A few bytes past `want`, so that a character cut at the window's end is dropped
+        // whole below and `want` bytes remain.
+        let window = &raw[at..raw.len().min(at + want - out.len() + 8)];
+        let Some(slash) = memchr::memchr(b'\\', window) else {
+            out.extend_from_slice(window);
+            at += window.len();
+            continue;
+        };
+        out.extend_from_slice(&window[..slash]);
+        out.push(match raw.get(at + slash + 1)? {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'/' => b'/',
+            b'b' => 0x08,
+            b'f' => 0x0c,
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            _ => return None,
+        });
+        at += slash + 2;
+    }
+    match String::from_utf8(out) {
+        Ok(text) => Some(text),
+        Err(err) => {
+            let valid = err.utf8_error().valid_up_to();
+            let mut out = err.into_bytes();
+            out.truncate(valid);
+            String::from_utf8(out).ok()
+        }
+    }
+}
