@@ -109,7 +109,7 @@ keys q
 wait_for "RUN 3"
 keys q
 wait_for "exited with 0"
-shows "icanon"
+wait_for "icanon"
 hides "-icanon"
 hides "RUN 3"
 

@@ -250,5 +250,8 @@ fn usage(value: &Value) -> Usage {
     }
 }
 
+mod stream;
 #[cfg(test)]
 mod tests;
+
+pub use stream::Messages;

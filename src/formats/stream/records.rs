@@ -15,7 +15,7 @@ use super::inflate::Inflater;
 use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
-use crate::formats::{LoadError, claude_code, codex, mini_swe_agent, openhands};
+use crate::formats::{LoadError, chat_messages, claude_code, codex, mini_swe_agent, openhands};
 use crate::model::{Format, Step, Trajectory};
 use keyed::Keyed;
 use std::fs::File;
@@ -162,6 +162,29 @@ impl Records for MiniItems<'_> {
     }
 }
 
+/// A chat log's messages, only when its steps are let go as they finish (held, the lazy
+/// open's index keeps them as before).
+struct ChatRecords<'a>(chat_messages::Messages<'a>);
+
+impl Records for ChatRecords<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        if self.0.is_lines() {
+            self.0.line(line, bytes, is_last);
+            Ok(())
+        } else {
+            self.0.item(line, bytes)
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 fn reader<'a>(
@@ -196,6 +219,12 @@ fn reader<'a>(
                 file: File::open(path).ok()?,
                 messages: mini_swe_agent::Messages::new(path, true),
             }))
+        }
+        (Format::ChatMessages, Shape::Lines | Shape::Array) if release && !keep_pool => {
+            Some(Box::new(ChatRecords(chat_messages::Messages::new(
+                path,
+                shape == Shape::Lines,
+            ))))
         }
         _ => None,
     }
@@ -653,9 +682,20 @@ fn sniff<'a>(
         return None;
     }
     match detect(path, &sample) {
+        // Lines of whole conversations are trajectories of their own: read whole.
+        Ok(Kind::Trajectories(Format::ChatMessages))
+            if shape == Shape::Lines && first.iter().any(|r| holds_messages(&r.bytes)) =>
+        {
+            None
+        }
         Ok(Kind::Trajectories(format)) => reader(format, shape, path, release, keep_pool),
         _ => None,
     }
+}
+
+/// Whether a record is an object with a `messages` key.
+fn holds_messages(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| v.get("messages").is_some())
 }
 
 #[cfg(test)]

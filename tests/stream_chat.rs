@@ -1,0 +1,162 @@
+//! A long chat log read in bounded memory, its steps let go as they finish: the sample's
+//! messages repeated with fresh call ids (some answers long, so that low thresholds leave
+//! them in the file, and some answers logged several steps after their call), as JSON
+//! Lines and as a top-level list. The visited steps, the header, the listing's summary and
+//! the `stats` tally equal the whole read's. A log whose lines are whole conversations is
+//! not taken by the bounded read. (Every sample and corpus chat log is compared the same
+//! way by tests/visit_tally.rs.)
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
+use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
+use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
+
+/// The sample's messages: system and task once, the rest repeated `cycles` times. Every
+/// fifth cycle's answers come after the next cycle's first call, so that a step waits for
+/// its answer while later steps start.
+fn long_chat(cycles: usize) -> Vec<Value> {
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-trajectories/chat/tinycalc__tinycalc-1.jsonl");
+    let messages: Vec<Value> = std::fs::read_to_string(sample)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let start = messages
+        .iter()
+        .position(|m| m["role"] == "assistant")
+        .unwrap();
+    let mut out: Vec<Value> = messages[..start].to_vec();
+    let mut late = Vec::new();
+    for n in 0..cycles {
+        for message in &messages[start..] {
+            let mut m = message.clone();
+            if let Some(calls) = m["tool_calls"].as_array_mut() {
+                for call in calls {
+                    let id = call["id"].as_str().unwrap().to_string();
+                    call["id"] = json!(format!("{id}_{n}"));
+                }
+            }
+            if let Some(id) = m["tool_call_id"].as_str() {
+                m["tool_call_id"] = json!(format!("{id}_{n}"));
+                if n % 3 == 1 {
+                    m["content"] = json!(format!("{n}: {}", "FAILED test_x\n".repeat(60)));
+                }
+                if n % 5 == 2 {
+                    late.push(m);
+                    continue;
+                }
+            }
+            out.push(m);
+            if m_is_call(&out) && n % 5 == 3 {
+                out.append(&mut late);
+            }
+        }
+    }
+    out.append(&mut late);
+    out
+}
+
+fn m_is_call(out: &[Value]) -> bool {
+    out.last().is_some_and(|m| m["tool_calls"].is_array())
+}
+
+fn whole(path: &Path) -> Trajectory {
+    match load_file(path).unwrap() {
+        Loaded::Trajectories(mut ts) => ts.remove(0),
+        Loaded::Results(_) => panic!("not a trajectory"),
+    }
+}
+
+fn visited_equals_whole(path: &Path) {
+    let full = whole(path);
+    assert_eq!(full.format, Format::ChatMessages);
+    assert!(full.steps.len() > 200, "{} steps", full.steps.len());
+    let want: Vec<Step> = full
+        .steps
+        .iter()
+        .map(|s| Step {
+            context: None,
+            ..s.clone()
+        })
+        .collect();
+    for threshold in [8, 64, SLIM_ABOVE] {
+        let mut visited = Vec::new();
+        let header = visit_bounded(path, threshold, &mut |step| {
+            visited.push(step);
+            Ok(())
+        })
+        .unwrap()
+        .expect("read record by record");
+        assert_eq!(visited.len(), want.len(), "threshold {threshold}");
+        for (got, want) in visited.iter().zip(&want) {
+            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
+        }
+        assert_eq!(header.warnings, full.warnings);
+        assert_eq!(header.task, full.task);
+        assert_eq!(header.instance_id, full.instance_id);
+        let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
+        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
+    }
+    let matcher = Matcher::new(RuleSet::defaults().rules).0;
+    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
+    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
+    assert_eq!(summary, TrajectorySummary::of(&full));
+}
+
+#[test]
+fn a_long_chat_log_visited_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let messages = long_chat(80);
+    // Late answers really come after later calls: the release must wait for them.
+    let late_ids = messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m["tool_call_id"]
+                .as_str()
+                .is_some_and(|id| id.ends_with("_2"))
+        })
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>();
+    let first_call_of_3 = messages
+        .iter()
+        .position(|m| {
+            m["tool_calls"][0]["id"]
+                .as_str()
+                .is_some_and(|id| id.ends_with("_3"))
+        })
+        .unwrap();
+    assert!(late_ids.iter().all(|&i| i > first_call_of_3));
+
+    let lines = dir.path().join("chat-long.jsonl");
+    let text: Vec<String> = messages.iter().map(Value::to_string).collect();
+    std::fs::write(&lines, text.join("\n") + "\n").unwrap();
+    visited_equals_whole(&lines);
+
+    let list = dir.path().join("chat-long.json");
+    std::fs::write(&list, serde_json::to_string_pretty(&messages).unwrap()).unwrap();
+    visited_equals_whole(&list);
+}
+
+#[test]
+fn lines_of_whole_conversations_are_not_read_record_by_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("conversations.jsonl");
+    let conversation = json!({"messages": long_chat(1)});
+    let text: Vec<String> = (0..30).map(|_| conversation.to_string()).collect();
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    let visited = visit_bounded(&path, 64, &mut |_| Ok(())).unwrap();
+    assert!(
+        visited.is_none(),
+        "a file of conversations is several trajectories"
+    );
+    match load_file(&path).unwrap() {
+        Loaded::Trajectories(ts) => assert_eq!(ts.len(), 30),
+        Loaded::Results(_) => panic!("not results"),
+    }
+}
