@@ -9,10 +9,10 @@
 //! run's token `usage` (the only usage droid reports: a run total, not per step).
 
 use super::LoadError;
-use super::json::{content_text, str_field, u64_field};
+use super::json::{JsonLine, content_text, each_json_line, json_line, str_field, u64_field};
 use super::tool_steps::{CallOutput, call_action};
-use super::turns::{Session, iso_from_millis, name_after_session, session_lines};
-use crate::model::{Format, ToolCall, Trajectory, Usage};
+use super::turns::{Session, iso_from_millis, name_after_session};
+use crate::model::{Format, Step, ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::path::Path;
 
@@ -29,62 +29,137 @@ pub fn is_stream_lines(lines: &[Value]) -> bool {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = session_lines(path, bytes, "droid stream-json events")?;
-    let mut session = Session::new(Trajectory::new(path, Format::Droid));
-    for warning in warnings {
-        session.steps.warn(warning);
+    let mut events = Events::new(path);
+    each_json_line(path, bytes, |line: Result<JsonLine, String>| {
+        events.read(line)
+    });
+    events.finish()
+}
+
+/// A droid stream being read one event at a time, in file order: what the whole read
+/// ([`parse`]) feeds every line to, and what the bounded read ([`crate::formats::stream`])
+/// feeds as it cuts a big file's lines, its steps then let go as they finish
+/// ([`Events::releasing`]). What the bounded read may leave out: a `completion`'s final
+/// text is added as a step unless a step shows it; a step let go already is not looked at.
+pub struct Events<'a> {
+    path: &'a Path,
+    session: Session,
+    /// The model step output joins, until a tool result or a user turn.
+    step: Option<usize>,
+    answered: bool,
+    session_id: Option<String>,
+    records: usize,
+    /// Why the first unreadable line was skipped, for a file with no readable line.
+    first_problem: Option<String>,
+}
+
+impl<'a> Events<'a> {
+    pub fn new(path: &'a Path) -> Events<'a> {
+        Events {
+            path,
+            session: Session::new(Trajectory::new(path, Format::Droid)),
+            step: None,
+            answered: false,
+            session_id: None,
+            records: 0,
+            first_problem: None,
+        }
     }
-    let mut step: Option<usize> = None;
-    let mut answered = false;
-    let mut session_id = None;
-    for line in &lines {
-        let e = &line.value;
-        if session_id.is_none() {
-            session_id = str_field(e, "session_id").map(String::from);
+
+    /// A reader that lets steps go as they finish ([`Events::take_released`]).
+    pub fn releasing(path: &'a Path) -> Events<'a> {
+        let mut events = Events::new(path);
+        events.session.release_steps();
+        events
+    }
+
+    /// Line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, bytes: &[u8], is_last: bool) {
+        self.read(json_line(self.path, line_no, bytes, is_last));
+    }
+
+    fn read(&mut self, line: Result<JsonLine, String>) {
+        match line {
+            Ok(line) => {
+                self.records += 1;
+                self.event(line.line, &line.value);
+            }
+            Err(warning) => {
+                self.first_problem.get_or_insert_with(|| warning.clone());
+                self.session.steps.warn(warning);
+            }
+        }
+    }
+
+    /// The steps finished since the last call (user turns among them), in order.
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.session.take_released()
+    }
+
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.records == 0 {
+            let why = self
+                .first_problem
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            return Err(LoadError::invalid(
+                self.path,
+                format!("no readable droid stream-json events{why}"),
+            ));
+        }
+        let mut trajectory = self.session.finish();
+        if let Some(id) = self.session_id {
+            name_after_session(&mut trajectory, &id);
+        }
+        Ok(vec![trajectory])
+    }
+
+    /// The current step, or a new one when there is none or its calls were answered.
+    fn current(&mut self, key: Option<&str>, time: Option<String>) -> usize {
+        match self.step {
+            Some(at) if !self.answered => at,
+            _ => self.session.steps.start_step(None, key, time),
+        }
+    }
+
+    fn event(&mut self, line: usize, e: &Value) {
+        let path = self.path;
+        if self.session_id.is_none() {
+            self.session_id = str_field(e, "session_id").map(String::from);
         }
         let time = e.get("timestamp").and_then(|t| {
             t.as_i64()
                 .and_then(iso_from_millis)
                 .or_else(|| t.as_str().map(String::from))
         });
-        let b = &mut session.steps;
         match str_field(e, "type").unwrap_or("") {
             "system" => {
                 if let Some(model) = str_field(e, "model") {
-                    b.trajectory.model = Some(model.to_string());
+                    self.session.steps.trajectory.model = Some(model.to_string());
                 }
             }
             "message" => {
                 let text = e.get("text").map(content_text).unwrap_or_default();
                 if str_field(e, "role") == Some("user") {
-                    step = None;
-                    session.user(&text, time);
+                    self.step = None;
+                    self.session.user(&text, time);
                 } else {
-                    let at = match step {
-                        Some(at) if !answered => at,
-                        _ => b.start_step(None, str_field(e, "id"), time),
-                    };
-                    step = Some(at);
-                    answered = false;
-                    b.add_text(at, &text);
+                    let at = self.current(str_field(e, "id"), time);
+                    self.step = Some(at);
+                    self.answered = false;
+                    self.session.steps.add_text(at, &text);
                 }
             }
             "reasoning" | "thinking" => {
-                let at = match step {
-                    Some(at) if !answered => at,
-                    _ => b.start_step(None, None, time),
-                };
-                step = Some(at);
-                answered = false;
+                let at = self.current(None, time);
+                self.step = Some(at);
+                self.answered = false;
                 let text = e.get("text").map(content_text).unwrap_or_default();
-                b.add_thought(at, &text);
+                self.session.steps.add_thought(at, &text);
             }
             "tool_call" => {
-                let at = match step {
-                    Some(at) if !answered => at,
-                    _ => b.start_step(None, str_field(e, "messageId"), time),
-                };
-                step = Some(at);
+                let at = self.current(str_field(e, "messageId"), time);
+                self.step = Some(at);
                 let arguments = e
                     .get("parameters")
                     .map(Value::to_string)
@@ -97,9 +172,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                     arguments,
                 };
                 let action = call_action(&call);
-                b.add_call(at, call, action, true);
+                self.session.steps.add_call(at, call, action, true);
             }
             "tool_result" => {
+                let b = &mut self.session.steps;
                 let id = str_field(e, "toolId")
                     .or_else(|| str_field(e, "id"))
                     .unwrap_or("");
@@ -111,58 +187,61 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
                 match b.call_at(id).or_else(|| b.pending_call(None)) {
                     Some(at) => {
                         b.add_result(at, outcome);
-                        answered = true;
+                        self.answered = true;
                     }
                     None => b.orphan_result(None, Some(id), outcome.text),
                 }
             }
             "error" => {
                 let message = str_field(e, "message").unwrap_or("error").to_string();
-                b.trajectory.exit_status = Some("error".into());
-                match step {
-                    Some(at) => session.step_error(at, message),
-                    None => b.warn(format!("{}:{}: {message}", path.display(), line.line)),
-                }
-            }
-            "completion" => {
-                let usage = e.get("usage");
-                let field = |k: &str| usage.and_then(|u| u64_field(u, k));
-                // Saturating: counts come from the file.
-                let cached = field("cache_read_input_tokens")
-                    .unwrap_or(0)
-                    .saturating_add(field("cache_creation_input_tokens").unwrap_or(0));
-                b.trajectory.usage = Usage {
-                    tokens_in: field("input_tokens").map(|i| i.saturating_add(cached)),
-                    tokens_out: field("output_tokens"),
-                    api_calls: None,
-                    tokens_cached: None,
-                    tokens_reasoning: None,
-                    cost: None,
-                };
-                if b.trajectory.exit_status.is_none() {
-                    b.trajectory.exit_status = Some("completed".into());
-                }
-                // The final answer is usually the last message already; keep it when not.
-                if let Some(text) = str_field(e, "finalText") {
-                    let shown = b
-                        .trajectory
+                self.session.steps.trajectory.exit_status = Some("error".into());
+                match self.step {
+                    Some(at) => self.session.step_error(at, message),
+                    None => self
+                        .session
                         .steps
-                        .iter()
-                        .any(|s| s.response.contains(text.trim()));
-                    if !shown && !text.trim().is_empty() {
-                        let at = b.start_step(None, None, time);
-                        b.add_text(at, text);
-                    }
+                        .warn(format!("{}:{line}: {message}", path.display())),
                 }
-                step = None;
             }
+            "completion" => self.completion(e, time),
             _ => {}
         }
     }
-    if let Some(id) = session_id {
-        name_after_session(&mut session.steps.trajectory, &id);
+
+    /// The run's end: its usage, its status, and its final answer when no step shows it.
+    fn completion(&mut self, e: &Value, time: Option<String>) {
+        let b = &mut self.session.steps;
+        let usage = e.get("usage");
+        let field = |k: &str| usage.and_then(|u| u64_field(u, k));
+        // Saturating: counts come from the file.
+        let cached = field("cache_read_input_tokens")
+            .unwrap_or(0)
+            .saturating_add(field("cache_creation_input_tokens").unwrap_or(0));
+        b.trajectory.usage = Usage {
+            tokens_in: field("input_tokens").map(|i| i.saturating_add(cached)),
+            tokens_out: field("output_tokens"),
+            api_calls: None,
+            tokens_cached: None,
+            tokens_reasoning: None,
+            cost: None,
+        };
+        if b.trajectory.exit_status.is_none() {
+            b.trajectory.exit_status = Some("completed".into());
+        }
+        // The final answer is usually the last message already; keep it when not.
+        if let Some(text) = str_field(e, "finalText") {
+            let shown = b
+                .trajectory
+                .steps
+                .iter()
+                .any(|s| s.response.contains(text.trim()));
+            if !shown && !text.trim().is_empty() {
+                let at = b.start_step(None, None, time);
+                b.add_text(at, text);
+            }
+        }
+        self.step = None;
     }
-    Ok(vec![session.finish()])
 }
 
 #[cfg(test)]

@@ -13,6 +13,8 @@ use super::json::{JsonLine, json_lines};
 use super::tool_steps::StepBuilder;
 use crate::model::{Message, Step, StepKind, Trajectory};
 
+mod release;
+
 /// The JSON lines of a session log and a warning per unreadable line, or, when no line is
 /// readable, an error naming what was expected (`what`: "Kimi CLI records") and why the first
 /// line could not be read.
@@ -40,6 +42,8 @@ pub struct Session {
     /// Errors the log reports for a model step (its index in the builder), shown after the
     /// step's tool results.
     errors: Vec<(usize, String)>,
+    /// Model steps are let go as they finish ([`Session::release_steps`]).
+    releasing: bool,
 }
 
 impl Session {
@@ -48,6 +52,7 @@ impl Session {
             steps: StepBuilder::new(trajectory),
             users: Vec::new(),
             errors: Vec::new(),
+            releasing: false,
         }
     }
 
@@ -60,11 +65,12 @@ impl Session {
         }
         self.steps.close(None);
         self.steps.push_message(None, Message::user(text));
+        // Model steps let go already count: `before` is absolute.
+        let before = self.steps.step_total();
         let trajectory = &mut self.steps.trajectory;
         if trajectory.task.is_none() {
             trajectory.task = Some(text.to_string());
         }
-        let before = trajectory.steps.len();
         self.users.push((
             before,
             Step {
@@ -82,23 +88,25 @@ impl Session {
         self.errors.push((step, text));
     }
 
-    /// The trajectory, with the user turns in place among the model steps.
+    /// The trajectory, with the user turns in place among the model steps (those not let go
+    /// yet, when releasing).
     pub fn finish(self) -> Trajectory {
+        // The absolute index of the first model step still held.
+        let base = self.steps.step_total() - self.steps.trajectory.steps.len();
         let mut trajectory = self.steps.finish();
         for (step, text) in self.errors {
-            if let Some(s) = trajectory.steps.get_mut(step) {
-                s.failed = true;
-                if !s.observation.is_empty() {
-                    s.observation.push('\n');
-                }
-                s.observation.push_str(&text);
+            if let Some(s) = step
+                .checked_sub(base)
+                .and_then(|i| trajectory.steps.get_mut(i))
+            {
+                fail(s, &text);
             }
         }
         let model_steps = std::mem::take(&mut trajectory.steps);
         let mut users = self.users.into_iter().peekable();
         let mut steps = Vec::with_capacity(model_steps.len() + users.len());
         for (i, step) in model_steps.into_iter().enumerate() {
-            while let Some((_, user)) = users.next_if(|(before, _)| *before <= i) {
+            while let Some((_, user)) = users.next_if(|(before, _)| *before <= base + i) {
                 steps.push(user);
             }
             steps.push(step);
@@ -107,6 +115,15 @@ impl Session {
         trajectory.steps = steps;
         trajectory
     }
+}
+
+/// Step `s` failed with `text`, said after its observation.
+fn fail(s: &mut Step, text: &str) {
+    s.failed = true;
+    if !s.observation.is_empty() {
+        s.observation.push('\n');
+    }
+    s.observation.push_str(text);
 }
 
 /// Names `trajectory` after its session id when its file is named after the session
