@@ -10,10 +10,10 @@
 //! Timestamps are epoch milliseconds. The format records no usage.
 
 use super::LoadError;
-use super::json::{content_text, json_lines, str_field};
+use super::json::{JsonLine, content_text, each_json_line, json_line, str_field};
 use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis, name_after_session};
-use crate::model::{Format, Message, ToolCall, Trajectory};
+use crate::model::{Format, Message, Step, ToolCall, Trajectory};
 use serde_json::Value;
 use std::path::Path;
 
@@ -29,37 +29,94 @@ pub fn is_trace_lines(lines: &[Value]) -> bool {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    let Some(header) = lines
-        .first()
-        .filter(|l| str_field(&l.value, "type") == Some("session"))
-    else {
-        return Err(LoadError::invalid(
+    let mut messages = Messages::new(path);
+    each_json_line(path, bytes, |line: Result<JsonLine, String>| {
+        messages.read(line)
+    });
+    messages.finish()
+}
+
+/// A trace being read one line at a time, in file order: what the whole read ([`parse`])
+/// feeds every line to, and what the bounded read ([`crate::formats::stream`]) feeds as it
+/// cuts a big file's lines, its steps then let go as they finish ([`Messages::releasing`]).
+pub struct Messages<'a> {
+    path: &'a Path,
+    session: Session,
+    /// Whether the first readable line was read: `Some(false)` when it was not a `session`
+    /// header (then nothing more is read, and the trace is refused).
+    header: Option<bool>,
+}
+
+impl<'a> Messages<'a> {
+    pub fn new(path: &'a Path) -> Messages<'a> {
+        Messages {
             path,
-            "not a session trace: the first line is not a `session` header",
-        ));
-    };
-    let mut session = Session::new(Trajectory::new(path, Format::HfTrace));
-    for warning in warnings {
-        session.steps.warn(warning);
+            session: Session::new(Trajectory::new(path, Format::HfTrace)),
+            header: None,
+        }
     }
-    let h = &header.value;
-    session.steps.trajectory.agent = str_field(h, "harness").map(String::from);
-    if let Some(id) = str_field(h, "id") {
-        name_after_session(&mut session.steps.trajectory, id);
+
+    /// A reader that lets steps go as they finish ([`Messages::take_released`]).
+    pub fn releasing(path: &'a Path) -> Messages<'a> {
+        let mut messages = Messages::new(path);
+        messages.session.release_steps();
+        messages
     }
-    for line in &lines[1..] {
-        let Some(m) = line
-            .value
+
+    /// Line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, bytes: &[u8], is_last: bool) {
+        self.read(json_line(self.path, line_no, bytes, is_last));
+    }
+
+    fn read(&mut self, line: Result<JsonLine, String>) {
+        match (line, self.header) {
+            (_, Some(false)) => {}
+            (Err(warning), _) => self.session.steps.warn(warning),
+            (Ok(line), None) => self.session_header(&line.value),
+            (Ok(line), Some(true)) => self.message(line.line, &line.value),
+        }
+    }
+
+    /// The steps finished since the last call (user turns among them), in order.
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.session.take_released()
+    }
+
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.header != Some(true) {
+            return Err(LoadError::invalid(
+                self.path,
+                "not a session trace: the first line is not a `session` header",
+            ));
+        }
+        Ok(vec![self.session.finish()])
+    }
+
+    fn session_header(&mut self, h: &Value) {
+        let is_session = str_field(h, "type") == Some("session");
+        self.header = Some(is_session);
+        if !is_session {
+            return;
+        }
+        let trajectory = &mut self.session.steps.trajectory;
+        trajectory.agent = str_field(h, "harness").map(String::from);
+        if let Some(id) = str_field(h, "id") {
+            name_after_session(trajectory, id);
+        }
+    }
+
+    fn message(&mut self, line: usize, envelope: &Value) {
+        let path = self.path;
+        let session = &mut self.session;
+        let Some(m) = envelope
             .get("message")
-            .filter(|_| str_field(&line.value, "type") == Some("message"))
+            .filter(|_| str_field(envelope, "type") == Some("message"))
         else {
             session.steps.warn(format!(
-                "{}:{}: a line that is not a message envelope; skipped",
+                "{}:{line}: a line that is not a message envelope; skipped",
                 path.display(),
-                line.line
             ));
-            continue;
+            return;
         };
         let time = m
             .get("timestamp")
@@ -113,11 +170,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
             other => b.warn(format!(
                 "{}:{}: message with role {other:?} skipped",
                 path.display(),
-                line.line
+                line
             )),
         }
     }
-    Ok(vec![session.finish()])
 }
 
 #[cfg(test)]

@@ -7,7 +7,8 @@
 //! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]), OpenHands event
 //! lists ([`openhands::Events`]), and mini-swe-agent trajectories
 //! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
-//! their steps are let go as they finish).
+//! their steps are let go as they finish); likewise Codex rollouts, chat logs, droid
+//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]).
 
 mod keyed;
 
@@ -16,7 +17,7 @@ use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::formats::{
-    LoadError, chat_messages, claude_code, codex, droid, mini_swe_agent, openhands,
+    LoadError, chat_messages, claude_code, codex, droid, hf_trace, mini_swe_agent, openhands,
 };
 use crate::model::{Format, Step, Trajectory};
 use keyed::Keyed;
@@ -206,6 +207,24 @@ impl Records for DroidLines<'_> {
     }
 }
 
+/// Hugging Face traces, only when their steps are let go as they finish.
+struct HfTraceLines<'a>(hf_trace::Messages<'a>);
+
+impl Records for HfTraceLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 fn reader<'a>(
@@ -249,6 +268,9 @@ fn reader<'a>(
         }
         (Format::Droid, Shape::Lines) if release && !keep_pool => {
             Some(Box::new(DroidLines(droid::Events::releasing(path))))
+        }
+        (Format::HfTrace, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(HfTraceLines(hf_trace::Messages::releasing(path))))
         }
         _ => None,
     }

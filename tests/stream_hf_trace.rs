@@ -1,0 +1,125 @@
+//! A long Hugging Face trace read in bounded memory, its steps let go as they finish: the
+//! sample's messages after its header and system prompt repeated with fresh call ids (some
+//! results long, so that low thresholds leave them in the file; some results logged two
+//! user turns and a dozen steps after their calls). The visited steps, the header, the
+//! listing's summary and the `stats` tally equal the whole read's. (Every sample and corpus
+//! trace is compared the same way by tests/visit_tally.rs.)
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
+use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
+use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
+
+/// The sample's header and system prompt once, then its other lines `cycles` times. Cycles
+/// `n % 5 == 2` log their tool results only after the first call of cycle `n + 2`.
+fn long_trace(cycles: usize) -> Vec<Value> {
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-trajectories/hf-trace/tinycalc__tinycalc-1.jsonl");
+    let lines: Vec<Value> = std::fs::read_to_string(sample)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[1]["message"]["role"], "system");
+    let mut out = lines[..2].to_vec();
+    let mut late: Vec<(usize, Value)> = Vec::new();
+    for n in 0..cycles {
+        let mut first_call = true;
+        for line in &lines[2..] {
+            let mut e = line.clone();
+            let m = &mut e["message"];
+            let calls = m["toolCalls"].as_array_mut().map(|calls| {
+                for call in calls {
+                    let id = call["id"].as_str().unwrap().to_string();
+                    call["id"] = json!(format!("{id}_{n}"));
+                }
+            });
+            if let Some(id) = m["toolCallId"].as_str() {
+                m["toolCallId"] = json!(format!("{id}_{n}"));
+                if n % 3 == 1 {
+                    m["content"] = json!(format!("{n}: {}", "FAILED test_x\n".repeat(60)));
+                }
+                if n % 5 == 2 {
+                    late.push((n + 2, e));
+                    continue;
+                }
+            }
+            out.push(e);
+            if calls.is_some() && first_call {
+                first_call = false;
+                let (due, later): (Vec<_>, Vec<_>) = late.drain(..).partition(|(at, _)| *at == n);
+                out.extend(due.into_iter().map(|(_, e)| e));
+                late = later;
+            }
+        }
+    }
+    out.extend(late.into_iter().map(|(_, e)| e));
+    out
+}
+
+fn whole(path: &Path) -> Trajectory {
+    match load_file(path).unwrap() {
+        Loaded::Trajectories(mut ts) => ts.remove(0),
+        Loaded::Results(_) => panic!("not a trajectory"),
+    }
+}
+
+#[test]
+fn a_long_trace_visited_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = long_trace(60);
+    let path = dir.path().join("trace-long.jsonl");
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+
+    let full = whole(&path);
+    assert_eq!(full.format, Format::HfTrace);
+    assert!(full.steps.len() > 300, "{} steps", full.steps.len());
+    // The late results found their calls in the whole read.
+    let late_step = full
+        .steps
+        .iter()
+        .find(|s| {
+            s.tool_calls
+                .iter()
+                .any(|c| c.id.as_deref().is_some_and(|id| id.ends_with("_2")))
+        })
+        .unwrap();
+    assert!(late_step.observation.contains("exit code"), "{late_step:?}");
+    let want: Vec<Step> = full
+        .steps
+        .iter()
+        .map(|s| Step {
+            context: None,
+            ..s.clone()
+        })
+        .collect();
+    for threshold in [8, 64, SLIM_ABOVE] {
+        let mut visited = Vec::new();
+        let header = visit_bounded(&path, threshold, &mut |step| {
+            visited.push(step);
+            Ok(())
+        })
+        .unwrap()
+        .expect("read record by record");
+        assert_eq!(visited.len(), want.len(), "threshold {threshold}");
+        for (got, want) in visited.iter().zip(&want) {
+            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
+        }
+        assert_eq!(header.warnings, full.warnings);
+        assert_eq!(header.task, full.task);
+        assert_eq!(header.instance_id, full.instance_id);
+        assert_eq!(header.agent, full.agent);
+        assert_eq!(header.model, full.model);
+        let summaries = bounded_summaries(&path, threshold).unwrap().unwrap();
+        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
+    }
+    let matcher = Matcher::new(RuleSet::defaults().rules).0;
+    let (tally, summary) = tally_visited(&path, &matcher).unwrap().unwrap();
+    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
+    assert_eq!(summary, TrajectorySummary::of(&full));
+}
