@@ -40,6 +40,8 @@ pub struct Session {
     /// Errors the log reports for a model step (its index in the builder), shown after the
     /// step's tool results.
     errors: Vec<(usize, String)>,
+    /// Model steps handed over so far when steps are released ([`Session::release_steps`]).
+    taken: Option<usize>,
 }
 
 impl Session {
@@ -48,7 +50,47 @@ impl Session {
             steps: StepBuilder::new(trajectory),
             users: Vec::new(),
             errors: Vec::new(),
+            taken: None,
         }
+    }
+
+    /// Lets steps go as they finish, for the bounded read of a big log
+    /// ([`StepBuilder::release_steps`]): [`Session::take_released`] hands them over with the
+    /// user turns in place, and [`Session::finish`] leaves the rest.
+    pub fn release_steps(&mut self, keep_pool: bool) {
+        self.steps.release_steps(keep_pool);
+        self.taken = Some(0);
+    }
+
+    /// The steps let go since the last call, model steps with their errors and the user
+    /// turns said before them (and those said right after the last one let go), in order.
+    pub fn take_released(&mut self) -> Vec<Step> {
+        let Some(mut taken) = self.taken else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for mut step in self.steps.take_released() {
+            self.splice_users(taken, &mut out);
+            let errors = std::mem::take(&mut self.errors);
+            for (at, text) in errors {
+                if at == taken {
+                    fail(&mut step, &text);
+                } else {
+                    self.errors.push((at, text));
+                }
+            }
+            out.push(step);
+            taken += 1;
+        }
+        self.splice_users(taken, &mut out);
+        self.taken = Some(taken);
+        out
+    }
+
+    /// Moves to `out` the user turns said before model step `index` (absolute).
+    fn splice_users(&mut self, index: usize, out: &mut Vec<Step>) {
+        let n = self.users.iter().take_while(|(b, _)| *b <= index).count();
+        out.extend(self.users.drain(..n).map(|(_, user)| user));
     }
 
     /// What the user said: a step, the task when it is the first, and context for the model
@@ -60,11 +102,11 @@ impl Session {
         }
         self.steps.close(None);
         self.steps.push_message(None, Message::user(text));
+        let before = self.steps.step_total();
         let trajectory = &mut self.steps.trajectory;
         if trajectory.task.is_none() {
             trajectory.task = Some(text.to_string());
         }
-        let before = trajectory.steps.len();
         self.users.push((
             before,
             Step {
@@ -82,23 +124,24 @@ impl Session {
         self.errors.push((step, text));
     }
 
-    /// The trajectory, with the user turns in place among the model steps.
+    /// The trajectory, with the user turns in place among the model steps (those not let go
+    /// yet, when steps are released).
     pub fn finish(self) -> Trajectory {
+        let base = self.taken.unwrap_or(0);
         let mut trajectory = self.steps.finish();
         for (step, text) in self.errors {
-            if let Some(s) = trajectory.steps.get_mut(step) {
-                s.failed = true;
-                if !s.observation.is_empty() {
-                    s.observation.push('\n');
-                }
-                s.observation.push_str(&text);
+            if let Some(s) = step
+                .checked_sub(base)
+                .and_then(|i| trajectory.steps.get_mut(i))
+            {
+                fail(s, &text);
             }
         }
         let model_steps = std::mem::take(&mut trajectory.steps);
         let mut users = self.users.into_iter().peekable();
         let mut steps = Vec::with_capacity(model_steps.len() + users.len());
         for (i, step) in model_steps.into_iter().enumerate() {
-            while let Some((_, user)) = users.next_if(|(before, _)| *before <= i) {
+            while let Some((_, user)) = users.next_if(|(before, _)| *before <= base + i) {
                 steps.push(user);
             }
             steps.push(step);
@@ -107,6 +150,15 @@ impl Session {
         trajectory.steps = steps;
         trajectory
     }
+}
+
+/// Marks `step` failed by an error the log reports, its text after the observation.
+fn fail(step: &mut Step, text: &str) {
+    step.failed = true;
+    if !step.observation.is_empty() {
+        step.observation.push('\n');
+    }
+    step.observation.push_str(text);
 }
 
 /// Names `trajectory` after its session id when its file is named after the session

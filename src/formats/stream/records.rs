@@ -15,7 +15,9 @@ use super::inflate::Inflater;
 use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
-use crate::formats::{LoadError, chat_messages, claude_code, codex, mini_swe_agent, openhands};
+use crate::formats::{
+    LoadError, chat_messages, claude_code, codex, copilot_cli, kimi_cli, mini_swe_agent, openhands,
+};
 use crate::model::{Format, Step, Trajectory};
 use keyed::Keyed;
 use std::fs::File;
@@ -185,6 +187,42 @@ impl Records for ChatRecords<'_> {
     }
 }
 
+/// Kimi CLI wire logs and Copilot CLI events, only when their steps are let go as they
+/// finish (held, the lazy open's index keeps them as before).
+struct KimiLines<'a>(kimi_cli::Lines<'a>);
+
+impl Records for KimiLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
+struct CopilotLines<'a>(copilot_cli::Lines<'a>);
+
+impl Records for CopilotLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 fn reader<'a>(
@@ -226,6 +264,12 @@ fn reader<'a>(
                 shape == Shape::Lines,
             ))))
         }
+        (Format::KimiCli, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(KimiLines(kimi_cli::Lines::releasing(path, false))))
+        }
+        (Format::CopilotCli, Shape::Lines) if release && !keep_pool => Some(Box::new(
+            CopilotLines(copilot_cli::Lines::releasing(path, false)),
+        )),
         _ => None,
     }
 }

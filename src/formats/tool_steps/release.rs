@@ -59,7 +59,7 @@ impl StepBuilder {
     }
 
     /// Steps started so far, released ones included.
-    pub(super) fn step_total(&self) -> usize {
+    pub fn step_total(&self) -> usize {
         self.base() + self.trajectory.steps.len()
     }
 
