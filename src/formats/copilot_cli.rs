@@ -83,8 +83,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 /// A session's events read one line at a time, by the whole read ([`parse`]) and by the
 /// bounded read ([`super::stream`]), which cuts the lines as they come and lets the steps go
 /// as they finish ([`Lines::releasing`]): both give the same steps, warnings and header. A
-/// tool result or an error logged so long after its step that the step was let go is lost
-/// to the bounded read.
+/// tool result logged more than 512 steps after its call, or a `session.error` for a step
+/// already let go, is lost to the bounded read.
 pub struct Lines<'a> {
     reader: Reader<'a>,
     records: usize,

@@ -63,9 +63,9 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 
 /// A wire log read one line at a time, by the whole read ([`parse`]) and by the bounded read
 /// ([`super::stream`]), which cuts the lines as they come and lets the steps go as they
-/// finish ([`Lines::releasing`]): both give the same steps, warnings and header. A cancel or
-/// a tool result logged so long after its step that the step was let go is lost to the
-/// bounded read (it is a step's latest: [`super::tool_steps`] keeps such steps).
+/// finish ([`Lines::releasing`]): both give the same steps, warnings and header. A tool
+/// result logged more than 512 steps after its call is lost to the bounded read
+/// ([`super::tool_steps`] gives up waiting then).
 pub struct Lines<'a> {
     reader: Reader<'a>,
     records: usize,

@@ -5,7 +5,9 @@
 //! record reader, or a file whose start does not say, is left to the whole slim read.
 //!
 //! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]), OpenHands event
-//! lists ([`openhands::Events`]), and mini-swe-agent trajectories
+//! lists ([`openhands::Events`]), Kimi CLI wire logs and Copilot CLI sessions
+//! ([`kimi_cli::Lines`], [`copilot_cli::Lines`], only when their steps are let go), and
+//! mini-swe-agent trajectories
 //! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
 //! their steps are let go as they finish).
 
