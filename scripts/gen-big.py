@@ -204,6 +204,15 @@ LINE_SAMPLES = {
     "droid": ("droid/tinycalc__tinycalc-1.jsonl", 1),
     "hf-trace": ("hf-trace/tinycalc__tinycalc-1.jsonl", 0),
     "chat": ("chat/tinycalc__tinycalc-1.jsonl", 0),
+    "kimi-cli": (
+        "kimi-cli/wd_tinycalc_0a1b2c3d4e5f/session_29214e84-27cb-5c6a-a869-2488cde5b6e1/"
+        "agents/main/wire.jsonl",
+        2,
+    ),
+    "copilot-cli": (
+        "copilot-cli/session-state/65fa6fd1-3d5d-572e-bc4b-25eb62674233/events.jsonl",
+        1,
+    ),
 }
 
 

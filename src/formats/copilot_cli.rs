@@ -11,10 +11,10 @@
 //! the current step failed; `session.start` and `session.model_change` name the model.
 
 use super::LoadError;
-use super::json::{JsonLine, content_text, str_field, u64_field};
+use super::json::{JsonLine, content_text, each_json_line, json_line, str_field, u64_field};
 use super::tool_steps::{CallOutput, generic_action};
-use super::turns::{Session, name_after_session, session_lines};
-use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
+use super::turns::{Session, name_after_session};
+use crate::model::{Format, Message, Step, ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -75,21 +75,82 @@ struct Reader<'a> {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = session_lines(path, bytes, "Copilot CLI events")?;
-    let mut reader = Reader {
-        path,
-        session: Session::new(Trajectory::new(path, Format::CopilotCli)),
-        current: HashMap::new(),
-        session_id: None,
-        ignored: BTreeMap::new(),
-    };
-    for warning in warnings {
-        reader.session.steps.warn(warning);
+    let mut lines = Lines::new(path);
+    each_json_line(path, bytes, |line| lines.read(line));
+    lines.finish()
+}
+
+/// A session's events read one line at a time, by the whole read ([`parse`]) and by the
+/// bounded read ([`super::stream`]), which cuts the lines as they come and lets the steps go
+/// as they finish ([`Lines::releasing`]): both give the same steps, warnings and header. A
+/// tool result logged more than 512 steps after its call, or a `session.error` for a step
+/// already let go, is lost to the bounded read.
+pub struct Lines<'a> {
+    reader: Reader<'a>,
+    records: usize,
+    first_problem: Option<String>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(path: &'a Path) -> Lines<'a> {
+        Lines {
+            reader: Reader {
+                path,
+                session: Session::new(Trajectory::new(path, Format::CopilotCli)),
+                current: HashMap::new(),
+                session_id: None,
+                ignored: BTreeMap::new(),
+            },
+            records: 0,
+            first_problem: None,
+        }
     }
-    for line in &lines {
-        reader.event(line);
+
+    /// Lines whose steps are let go as they finish ([`Lines::take_released`]); the message
+    /// pool is kept only if `keep_pool`.
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Lines<'a> {
+        let mut lines = Lines::new(path);
+        lines.reader.session.release_steps(keep_pool);
+        lines
     }
-    Ok(vec![reader.finish()])
+
+    /// Line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, bytes: &[u8], is_last: bool) {
+        self.read(json_line(self.reader.path, line_no, bytes, is_last));
+    }
+
+    fn read(&mut self, line: Result<JsonLine, String>) {
+        match line {
+            Ok(line) => {
+                self.records += 1;
+                self.reader.event(&line);
+            }
+            Err(warning) => {
+                self.first_problem.get_or_insert_with(|| warning.clone());
+                self.reader.session.steps.warn(warning);
+            }
+        }
+    }
+
+    /// The steps let go since the last call (none unless [`Lines::releasing`]).
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.reader.session.take_released()
+    }
+
+    /// The trajectory, with the steps not let go; an error when no line was readable.
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.records == 0 {
+            let why = self
+                .first_problem
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            return Err(LoadError::invalid(
+                self.reader.path,
+                format!("no readable Copilot CLI events{why}"),
+            ));
+        }
+        Ok(vec![self.reader.finish()])
+    }
 }
 
 impl Reader<'_> {

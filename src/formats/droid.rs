@@ -69,7 +69,7 @@ impl<'a> Events<'a> {
     /// A reader that lets steps go as they finish ([`Events::take_released`]).
     pub fn releasing(path: &'a Path) -> Events<'a> {
         let mut events = Events::new(path);
-        events.session.release_steps();
+        events.session.release_steps(false);
         events
     }
 

@@ -59,7 +59,7 @@ impl<'a> Messages<'a> {
     /// A reader that lets steps go as they finish ([`Messages::take_released`]).
     pub fn releasing(path: &'a Path) -> Messages<'a> {
         let mut messages = Messages::new(path);
-        messages.session.release_steps();
+        messages.session.release_steps(false);
         messages
     }
 

@@ -11,10 +11,12 @@
 //! `ToolResult`, `StatusUpdate`, `TurnEnd`): read the same way.
 
 use super::LoadError;
-use super::json::{JsonLine, content_text, str_field, to_text, u64_field};
+use super::json::{
+    JsonLine, content_text, each_json_line, json_line, str_field, to_text, u64_field,
+};
 use super::tool_steps::{CallOutput, call_action};
-use super::turns::{Session, iso_from_millis, session_lines};
-use crate::model::{Format, Message, ToolCall, Trajectory, Usage};
+use super::turns::{Session, iso_from_millis};
+use crate::model::{Format, Message, Step, ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::path::Path;
 
@@ -49,26 +51,90 @@ struct Reader<'a> {
     cancelled_step: Option<usize>,
     /// Whether the model known is only a configured alias.
     alias_only: bool,
+    /// System prompts already in the pool (which a releasing read does not keep).
+    prompts: Vec<String>,
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = session_lines(path, bytes, "Kimi CLI records")?;
-    let mut reader = Reader {
-        path,
-        session: Session::new(Trajectory::new(path, Format::KimiCli)),
-        step: None,
-        retries: 0,
-        cancelled: 0,
-        alias_only: false,
-        cancelled_step: None,
-    };
-    for warning in warnings {
-        reader.session.steps.warn(warning);
+    let mut lines = Lines::new(path);
+    each_json_line(path, bytes, |line| lines.read(line));
+    lines.finish()
+}
+
+/// A wire log read one line at a time, by the whole read ([`parse`]) and by the bounded read
+/// ([`super::stream`]), which cuts the lines as they come and lets the steps go as they
+/// finish ([`Lines::releasing`]): both give the same steps, warnings and header. A tool
+/// result logged more than 512 steps after its call is lost to the bounded read
+/// ([`super::tool_steps`] gives up waiting then).
+pub struct Lines<'a> {
+    reader: Reader<'a>,
+    records: usize,
+    first_problem: Option<String>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(path: &'a Path) -> Lines<'a> {
+        Lines {
+            reader: Reader {
+                path,
+                session: Session::new(Trajectory::new(path, Format::KimiCli)),
+                step: None,
+                retries: 0,
+                cancelled: 0,
+                alias_only: false,
+                cancelled_step: None,
+                prompts: Vec::new(),
+            },
+            records: 0,
+            first_problem: None,
+        }
     }
-    for line in &lines {
-        reader.record(line);
+
+    /// Lines whose steps are let go as they finish ([`Lines::take_released`]); the message
+    /// pool is kept only if `keep_pool`.
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Lines<'a> {
+        let mut lines = Lines::new(path);
+        lines.reader.session.release_steps(keep_pool);
+        lines
     }
-    Ok(vec![reader.finish()])
+
+    /// Line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, bytes: &[u8], is_last: bool) {
+        self.read(json_line(self.reader.path, line_no, bytes, is_last));
+    }
+
+    fn read(&mut self, line: Result<JsonLine, String>) {
+        match line {
+            Ok(line) => {
+                self.records += 1;
+                self.reader.record(&line);
+            }
+            Err(warning) => {
+                self.first_problem.get_or_insert_with(|| warning.clone());
+                self.reader.session.steps.warn(warning);
+            }
+        }
+    }
+
+    /// The steps let go since the last call (none unless [`Lines::releasing`]).
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.reader.session.take_released()
+    }
+
+    /// The trajectory, with the steps not let go; an error when no line was readable.
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.records == 0 {
+            let why = self
+                .first_problem
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            return Err(LoadError::invalid(
+                self.reader.path,
+                format!("no readable Kimi CLI records{why}"),
+            ));
+        }
+        Ok(vec![self.reader.finish()])
+    }
 }
 
 impl Reader<'_> {
@@ -105,8 +171,9 @@ impl Reader<'_> {
                     self.alias_only = true;
                 }
                 if let Some(prompt) = str_field(r, "systemPrompt")
-                    && !b.trajectory.messages.iter().any(|m| m.content == prompt)
+                    && !self.prompts.iter().any(|p| p == prompt)
                 {
+                    self.prompts.push(prompt.to_string());
                     b.push_message(None, Message::system(prompt));
                 }
             }
@@ -122,8 +189,10 @@ impl Reader<'_> {
                     && self.cancelled_step != Some(step)
                 {
                     self.cancelled_step = Some(step);
-                    let s = &b.trajectory.steps[step];
-                    if s.thought.is_empty() && s.response.is_empty() && s.tool_calls.is_empty() {
+                    let silent = b.step_mut(step).is_some_and(|s| {
+                        s.thought.is_empty() && s.response.is_empty() && s.tool_calls.is_empty()
+                    });
+                    if silent {
                         self.session.step_error(
                             step,
                             "[cancelled by the user before the model answered]".into(),

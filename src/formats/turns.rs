@@ -13,8 +13,6 @@ use super::json::{JsonLine, json_lines};
 use super::tool_steps::StepBuilder;
 use crate::model::{Message, Step, StepKind, Trajectory};
 
-mod release;
-
 /// The JSON lines of a session log and a warning per unreadable line, or, when no line is
 /// readable, an error naming what was expected (`what`: "Kimi CLI records") and why the first
 /// line could not be read.
@@ -42,8 +40,8 @@ pub struct Session {
     /// Errors the log reports for a model step (its index in the builder), shown after the
     /// step's tool results.
     errors: Vec<(usize, String)>,
-    /// Model steps are let go as they finish ([`Session::release_steps`]).
-    releasing: bool,
+    /// Model steps handed over so far when steps are released ([`Session::release_steps`]).
+    taken: Option<usize>,
 }
 
 impl Session {
@@ -52,8 +50,47 @@ impl Session {
             steps: StepBuilder::new(trajectory),
             users: Vec::new(),
             errors: Vec::new(),
-            releasing: false,
+            taken: None,
         }
+    }
+
+    /// Lets steps go as they finish, for the bounded read of a big log
+    /// ([`StepBuilder::release_steps`]): [`Session::take_released`] hands them over with the
+    /// user turns in place, and [`Session::finish`] leaves the rest.
+    pub fn release_steps(&mut self, keep_pool: bool) {
+        self.steps.release_steps(keep_pool);
+        self.taken = Some(0);
+    }
+
+    /// The steps let go since the last call, model steps with their errors and the user
+    /// turns said before them (and those said right after the last one let go), in order.
+    pub fn take_released(&mut self) -> Vec<Step> {
+        let Some(mut taken) = self.taken else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for mut step in self.steps.take_released() {
+            self.splice_users(taken, &mut out);
+            let errors = std::mem::take(&mut self.errors);
+            for (at, text) in errors {
+                if at == taken {
+                    fail(&mut step, &text);
+                } else {
+                    self.errors.push((at, text));
+                }
+            }
+            out.push(step);
+            taken += 1;
+        }
+        self.splice_users(taken, &mut out);
+        self.taken = Some(taken);
+        out
+    }
+
+    /// Moves to `out` the user turns said before model step `index` (absolute).
+    fn splice_users(&mut self, index: usize, out: &mut Vec<Step>) {
+        let n = self.users.iter().take_while(|(b, _)| *b <= index).count();
+        out.extend(self.users.drain(..n).map(|(_, user)| user));
     }
 
     /// What the user said: a step, the task when it is the first, and context for the model
@@ -65,7 +102,6 @@ impl Session {
         }
         self.steps.close(None);
         self.steps.push_message(None, Message::user(text));
-        // Model steps let go already count: `before` is absolute.
         let before = self.steps.step_total();
         let trajectory = &mut self.steps.trajectory;
         if trajectory.task.is_none() {
@@ -89,10 +125,9 @@ impl Session {
     }
 
     /// The trajectory, with the user turns in place among the model steps (those not let go
-    /// yet, when releasing).
+    /// yet, when steps are released).
     pub fn finish(self) -> Trajectory {
-        // The absolute index of the first model step still held.
-        let base = self.steps.step_total() - self.steps.trajectory.steps.len();
+        let base = self.taken.unwrap_or(0);
         let mut trajectory = self.steps.finish();
         for (step, text) in self.errors {
             if let Some(s) = step
@@ -117,13 +152,13 @@ impl Session {
     }
 }
 
-/// Step `s` failed with `text`, said after its observation.
-fn fail(s: &mut Step, text: &str) {
-    s.failed = true;
-    if !s.observation.is_empty() {
-        s.observation.push('\n');
+/// Marks `step` failed by an error the log reports, its text after the observation.
+fn fail(step: &mut Step, text: &str) {
+    step.failed = true;
+    if !step.observation.is_empty() {
+        step.observation.push('\n');
     }
-    s.observation.push_str(text);
+    step.observation.push_str(text);
 }
 
 /// Names `trajectory` after its session id when its file is named after the session

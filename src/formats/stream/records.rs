@@ -5,7 +5,9 @@
 //! record reader, or a file whose start does not say, is left to the whole slim read.
 //!
 //! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]), OpenHands event
-//! lists ([`openhands::Events`]), and mini-swe-agent trajectories
+//! lists ([`openhands::Events`]), Kimi CLI wire logs and Copilot CLI sessions
+//! ([`kimi_cli::Lines`], [`copilot_cli::Lines`], only when their steps are let go), and
+//! mini-swe-agent trajectories
 //! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
 //! their steps are let go as they finish); likewise Codex rollouts, chat logs, droid
 //! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]).
@@ -17,7 +19,8 @@ use super::slim::Slimmer;
 use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::formats::{
-    LoadError, chat_messages, claude_code, codex, droid, hf_trace, mini_swe_agent, openhands,
+    LoadError, chat_messages, claude_code, codex, copilot_cli, droid, hf_trace, kimi_cli,
+    mini_swe_agent, openhands,
 };
 use crate::model::{Format, Step, Trajectory};
 use keyed::Keyed;
@@ -207,10 +210,46 @@ impl Records for DroidLines<'_> {
     }
 }
 
+/// Kimi CLI wire logs and Copilot CLI events, only when their steps are let go as they
+/// finish (held, the lazy open's index keeps them as before).
+struct KimiLines<'a>(kimi_cli::Lines<'a>);
+
+impl Records for KimiLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
 /// Hugging Face traces, only when their steps are let go as they finish.
 struct HfTraceLines<'a>(hf_trace::Messages<'a>);
 
 impl Records for HfTraceLines<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.0.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
+struct CopilotLines<'a>(copilot_cli::Lines<'a>);
+
+impl Records for CopilotLines<'_> {
     fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
         self.0.line(line, bytes, is_last);
         Ok(())
@@ -272,6 +311,12 @@ fn reader<'a>(
         (Format::HfTrace, Shape::Lines) if release && !keep_pool => {
             Some(Box::new(HfTraceLines(hf_trace::Messages::releasing(path))))
         }
+        (Format::KimiCli, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(KimiLines(kimi_cli::Lines::releasing(path, false))))
+        }
+        (Format::CopilotCli, Shape::Lines) if release && !keep_pool => Some(Box::new(
+            CopilotLines(copilot_cli::Lines::releasing(path, false)),
+        )),
         _ => None,
     }
 }
