@@ -275,8 +275,11 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
         _ => EditFormat::Blocks,
     };
 
-    // Message ids the model would see next, from the last /clear on.
-    let mut sent: Vec<u32> = Vec::new();
+    // The model sees the pool from `from` on (the last /clear): what it was not sent (the
+    // `/clear` itself, local commands) waits in `unsent` and joins the pool at the end, so
+    // each context is a span, not a list that grows with every step (quadratic memory).
+    let mut from = t.messages.len();
+    let mut unsent: Vec<Message> = Vec::new();
     // Whether the last thing after a reply was only Aider's output: then that output was
     // reflected back to the model (edit errors, lint errors) before the next reply.
     let mut pending_reflection = false;
@@ -288,14 +291,17 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
             Kind::User => {
                 pending_reflection = false;
                 after_reply = false;
-                let id = t.push_message(Message::user(block.text.clone()));
+                let message = Message::user(block.text.clone());
                 if clears_history(&block.text) {
-                    sent.clear();
-                } else if !is_local_command(&block.text) {
+                    unsent.push(message);
+                    from = t.messages.len();
+                } else if is_local_command(&block.text) {
+                    unsent.push(message);
+                } else {
                     if t.task.is_none() {
                         t.task = Some(block.text.clone());
                     }
-                    sent.push(id);
+                    t.push_message(message);
                 }
             }
             Kind::Output => {
@@ -307,7 +313,11 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
                     // a failed step, as it cost tokens and the user saw it fail.
                     let mut step = Step {
                         failed: true,
-                        context: Some(StepContext::list(Exactness::Reconstructed, sent.clone())),
+                        context: Some(StepContext::span(
+                            Exactness::Reconstructed,
+                            from,
+                            t.messages.len(),
+                        )),
                         ..Step::default()
                     };
                     add_output(&mut step, &block.text);
@@ -318,13 +328,13 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
                 if pending_reflection {
                     let observation = t.steps.last().map(|s| s.observation.clone());
                     if let Some(reflected) = observation.filter(|o| !o.trim().is_empty()) {
-                        sent.push(t.push_message(Message::user(reflected)));
+                        t.push_message(Message::user(reflected));
                     }
                 }
                 pending_reflection = false;
                 after_reply = true;
-                let context = StepContext::list(Exactness::Reconstructed, sent.clone());
-                sent.push(t.push_message(Message::assistant(block.text.clone())));
+                let context = StepContext::span(Exactness::Reconstructed, from, t.messages.len());
+                t.push_message(Message::assistant(block.text.clone()));
                 let step = step_from_reply(&block.text, edit_format, context);
                 if step.1 > 0 {
                     t.warnings.push(format!(
@@ -336,6 +346,9 @@ fn build(path: &Path, session: &Session, blocks: &[Block]) -> Trajectory {
                 t.steps.push(step.0);
             }
         }
+    }
+    for message in unsent {
+        t.push_message(message);
     }
     if blocks
         .iter()

@@ -41,6 +41,10 @@ pub enum ContextMessages {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         agent: Option<String>,
     },
+    /// The pool messages from `from` up to (not including) `to`: contexts that grow by
+    /// appending and start again at a point (Aider's `/clear`). O(1) per step, like
+    /// [`ContextMessages::Prefix`].
+    Span { from: u32, to: u32 },
 }
 
 /// The model input at one step. Sharing one message pool keeps a 500-step trajectory from
@@ -65,6 +69,18 @@ impl StepContext {
         StepContext::agent_prefix(exactness, len, None)
     }
 
+    /// The pool messages from `from` up to (not including) `to`.
+    pub fn span(exactness: Exactness, from: usize, to: usize) -> StepContext {
+        let id = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        StepContext {
+            exactness,
+            messages: ContextMessages::Span {
+                from: id(from),
+                to: id(to),
+            },
+        }
+    }
+
     /// The first `len` pool messages that belong to `agent` (all of them when `None`).
     pub fn agent_prefix(exactness: Exactness, len: usize, agent: Option<String>) -> StepContext {
         StepContext {
@@ -87,8 +103,14 @@ impl StepContext {
                     .filter(move |(_, m)| agent.is_none() || m.agent == *agent)
                     .map(|(i, _)| u32::try_from(i).unwrap_or(u32::MAX)),
             ),
+            ContextMessages::Span { from, to } => Box::new(*from..(*to).min(pool_len(pool))),
         }
     }
+}
+
+/// The pool's length as an id bound.
+fn pool_len(pool: &[Message]) -> u32 {
+    u32::try_from(pool.len()).unwrap_or(u32::MAX)
 }
 
 /// What a step is: the agent at work, a person speaking to it, or its context compacted.

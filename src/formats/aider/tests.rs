@@ -223,3 +223,36 @@ fn nothing_aider_like_is_an_error() {
     assert!(parse(Path::new("x.md"), b"\n\n  \n").is_err());
     assert!(parse(Path::new("x.md"), &[0xff, 0xfe, b'#']).is_ok());
 }
+
+#[test]
+fn a_long_session_holds_each_context_as_a_span_not_a_list() {
+    // 300 turns with a local command between each, and no /clear: each context grows by
+    // two messages. As id lists they would hold 90,000 ids; as spans, two numbers each.
+    let mut text = String::from("# aider chat started at 2024-08-05 19:33:32\n\n");
+    for n in 0..300 {
+        text.push_str(&format!(
+            "#### ask {n}  \n\nanswer {n}\n\n> Tokens: 1k sent, 1 received.  \n\n#### /run echo {n}  \n\n> {n}  \n\n"
+        ));
+    }
+    let t = &load(&text)[0];
+    assert_eq!(t.steps.len(), 300);
+    for (i, step) in t.steps.iter().enumerate() {
+        let context = step.context.as_ref().unwrap();
+        assert!(
+            matches!(context.messages, crate::model::ContextMessages::Span { .. }),
+            "step {i}: {context:?}"
+        );
+        let seen = step.context_messages(&t.messages);
+        assert_eq!(seen.len(), 2 * i + 1, "step {i}");
+        assert_eq!(seen.last().unwrap().content, format!("ask {i}"));
+        assert!(seen.iter().all(|m| !m.content.starts_with("/run")));
+    }
+    // The local commands stay in the pool, after what the model saw.
+    assert_eq!(
+        t.messages
+            .iter()
+            .filter(|m| m.content.starts_with("/run"))
+            .count(),
+        300
+    );
+}
