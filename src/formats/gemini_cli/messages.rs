@@ -232,7 +232,12 @@ impl<'a> Messages<'a> {
             steps.warn(warning);
         }
         steps.count_dropped_warnings(self.more_line_warnings);
-        Ok(vec![self.session.finish()])
+        // The last messages, read just now, may have let steps go: they come first.
+        let mut steps = self.session.take_released();
+        let mut trajectory = self.session.finish();
+        steps.append(&mut trajectory.steps);
+        trajectory.steps = steps;
+        Ok(vec![trajectory])
     }
 }
 
