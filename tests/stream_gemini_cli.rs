@@ -201,6 +201,9 @@ fn a_rewrite_later_than_the_bounded_read_waits_is_lost_and_said() {
         "{:?}",
         header.warnings
     );
-    assert!(header.warnings[1].contains("no result"), "{:?}", header.warnings);
+    assert!(
+        header.warnings[1].contains("no result"),
+        "{:?}",
+        header.warnings
+    );
 }
-

@@ -6,8 +6,8 @@
 use super::Shape;
 use crate::formats::stream::inflate::Inflater;
 use crate::formats::{
-    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli,
-    hf_trace, kimi_cli, mini_swe_agent, openhands,
+    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
+    kimi_cli, mini_swe_agent, openhands,
 };
 use crate::model::{Format, Step, Trajectory};
 use std::fs::File;
@@ -258,12 +258,12 @@ pub(super) fn reader<'a>(
         (Format::Cursor, Shape::Lines) if release && !keep_pool => {
             Some(Box::new(cursor::Lines::releasing(path, false)))
         }
-        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release && !keep_pool => Some(
-            Box::new(GeminiRecords(gemini_cli::Messages::releasing(
+        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release && !keep_pool => {
+            Some(Box::new(GeminiRecords(gemini_cli::Messages::releasing(
                 path,
                 shape == Shape::Lines,
-            ))),
-        ),
+            ))))
+        }
         _ => None,
     }
 }
