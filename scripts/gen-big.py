@@ -7,7 +7,9 @@ files in ../shared/corpus, so that the benchmarks are reproducible without stori
   scripts/gen-big.py openhands OUT.json [--mb 200]     one OpenHands event list of ~N MB
   scripts/gen-big.py mini-swe-agent OUT.traj.json [--mb 200]  one mini-swe-agent trajectory
   scripts/gen-big.py codex OUT.jsonl [--mb 200]        a Codex rollout (the sample's lines
-                                                       repeated; likewise droid, hf-trace, chat)
+                                                       repeated; likewise droid, hf-trace, chat,
+                                                       kimi-cli, copilot-cli, cursor)
+  scripts/gen-big.py gemini-cli OUT.json [--mb 200]    a Gemini CLI session document
   scripts/gen-big.py run OUT_DIR [--count 5000]        a run of N trajectories (~0.4 MB each)
 
 The Claude Code and OpenHands files are built from the bundled samples (sample-trajectories/,
@@ -213,6 +215,7 @@ LINE_SAMPLES = {
         "copilot-cli/session-state/65fa6fd1-3d5d-572e-bc4b-25eb62674233/events.jsonl",
         1,
     ),
+    "cursor": ("cursor/agent-transcripts/8399813c-8e99-56b7-b2b4-ae7570985cb1.jsonl", 0),
 }
 
 
@@ -233,6 +236,35 @@ def big_lines(kind, out, mb):
                 size += f.write(line)
                 n += 1
     print(f"{out}: {n + len(head)} lines, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
+def big_gemini_cli(out, mb):
+    """A Gemini CLI session document: the sample's messages repeated with fresh ids,
+    pretty-printed (indent 2) with the session's fields first, as gemini-cli saves it."""
+    with open(os.path.join(SAMPLES, "gemini-cli", "session-2026-01-05T08-00-6ce1f3e4.json")) as f:
+        doc = json.load(f)
+    messages = doc.pop("messages")
+
+    def item(m):
+        return "\n".join("    " + line for line in json.dumps(m, indent=2).split("\n"))
+
+    target = mb * 1024 * 1024
+    n = 0
+    with open(out, "w") as f:
+        head = json.dumps(doc, indent=2)[:-2]
+        size = f.write(head + ',\n  "messages": [\n')
+        first = True
+        while size < target:
+            for m in messages:
+                m = json.loads(json.dumps(m))
+                m["id"] = f"{m['id']}-{n}"
+                for call in m.get("toolCalls", []):
+                    call["id"] = f"{call['id']}-{n}"
+                size += f.write(("" if first else ",\n") + item(m))
+                first = False
+            n += 1
+        f.write("\n  ]\n}\n")
+    print(f"{out}: {n * len(messages)} messages, {os.path.getsize(out) / 1e6:.0f} MB")
 
 
 def big_run(out, count, seed):
@@ -279,7 +311,7 @@ def main():
     t = sub.add_parser("trajectory")
     t.add_argument("out")
     t.add_argument("--mb", type=int, default=200)
-    for name in ("claude-code", "openhands", "mini-swe-agent", *LINE_SAMPLES):
+    for name in ("claude-code", "openhands", "mini-swe-agent", "gemini-cli", *LINE_SAMPLES):
         c = sub.add_parser(name)
         c.add_argument("out")
         c.add_argument("--mb", type=int, default=200)
@@ -296,6 +328,8 @@ def main():
         big_openhands(a.out, a.mb, a.seed)
     elif a.what == "mini-swe-agent":
         big_mini_swe_agent(a.out, a.mb, a.seed)
+    elif a.what == "gemini-cli":
+        big_gemini_cli(a.out, a.mb)
     elif a.what in LINE_SAMPLES:
         big_lines(a.what, a.out, a.mb)
     else:

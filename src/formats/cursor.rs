@@ -10,10 +10,10 @@
 //! timestamps.
 
 use super::LoadError;
-use super::json::{content_text, str_field};
+use super::json::{JsonLine, content_text, each_json_line, json_line, str_field};
 use super::tool_steps::{CallOutput, call_action};
-use super::turns::{Session, session_lines};
-use crate::model::{Format, ToolCall, Trajectory};
+use super::turns::Session;
+use crate::model::{Format, Step, ToolCall, Trajectory};
 use serde_json::Value;
 use std::path::Path;
 
@@ -37,21 +37,72 @@ fn is_row(line: &Value) -> bool {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let (lines, warnings) = session_lines(path, bytes, "Cursor transcript lines")?;
-    let mut session = Session::new(Trajectory::new(path, Format::Cursor));
-    for warning in warnings {
-        session.steps.warn(warning);
+    let mut lines = Lines::new(path);
+    each_json_line(path, bytes, |line| lines.read(line));
+    lines.finish()
+}
+
+/// A transcript read one line at a time, by the whole read ([`parse`]) and by the bounded
+/// read ([`super::stream`]), which cuts the lines as they come and lets the steps go as they
+/// finish ([`Lines::releasing`]): both give the same steps, warnings and header. A tool
+/// result logged more than 512 steps after its call is lost to the bounded read
+/// ([`super::tool_steps`] gives up waiting then).
+pub struct Lines<'a> {
+    path: &'a Path,
+    session: Session,
+    /// The model step assistant lines join, until a user line or the turn's end.
+    step: Option<usize>,
+    records: usize,
+    first_problem: Option<String>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(path: &'a Path) -> Lines<'a> {
+        Lines {
+            path,
+            session: Session::new(Trajectory::new(path, Format::Cursor)),
+            step: None,
+            records: 0,
+            first_problem: None,
+        }
     }
-    let mut step: Option<usize> = None;
-    for line in &lines {
+
+    /// Lines whose steps are let go as they finish ([`Lines::take_released`]); the message
+    /// pool is kept only if `keep_pool`.
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Lines<'a> {
+        let mut lines = Lines::new(path);
+        lines.session.release_steps(keep_pool);
+        lines
+    }
+
+    /// Line `line_no` (1-based) of the file; `is_last` when nothing follows it.
+    pub fn line(&mut self, line_no: usize, bytes: &[u8], is_last: bool) {
+        self.read(json_line(self.path, line_no, bytes, is_last));
+    }
+
+    fn read(&mut self, line: Result<JsonLine, String>) {
+        match line {
+            Ok(line) => {
+                self.records += 1;
+                self.record(&line);
+            }
+            Err(warning) => {
+                self.first_problem.get_or_insert_with(|| warning.clone());
+                self.session.steps.warn(warning);
+            }
+        }
+    }
+
+    fn record(&mut self, line: &JsonLine) {
         let record = &line.value;
+        let session = &mut self.session;
         if str_field(record, "type") == Some("turn_ended") {
             session.steps.close(None);
-            step = None;
+            self.step = None;
             if let Some(status) = str_field(record, "status") {
                 session.steps.trajectory.exit_status = Some(status.to_string());
             }
-            continue;
+            return;
         }
         let content = record
             .get("message")
@@ -63,26 +114,45 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
         };
         match str_field(record, "role") {
             Some("user") => {
-                step = None;
-                user_line(&mut session, &blocks);
+                self.step = None;
+                user_line(session, &blocks);
             }
             Some("assistant") => {
-                let at = match step {
+                let at = match self.step {
                     Some(at) => at,
                     None => session.steps.start_step(None, None, None),
                 };
-                step = Some(at);
-                assistant_line(&mut session, at, &blocks);
+                self.step = Some(at);
+                assistant_line(session, at, &blocks);
             }
             other => session.steps.warn(format!(
                 "{}:{}: line with role {:?} skipped",
-                path.display(),
+                self.path.display(),
                 line.line,
                 other.unwrap_or("")
             )),
         }
     }
-    Ok(vec![session.finish()])
+
+    /// The steps let go since the last call (none unless [`Lines::releasing`]).
+    pub fn take_released(&mut self) -> Vec<Step> {
+        self.session.take_released()
+    }
+
+    /// The trajectory, with the steps not let go; an error when no line was readable.
+    pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+        if self.records == 0 {
+            let why = self
+                .first_problem
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            return Err(LoadError::invalid(
+                self.path,
+                format!("no readable Cursor transcript lines{why}"),
+            ));
+        }
+        Ok(vec![self.session.finish()])
+    }
 }
 
 fn user_line(session: &mut Session, blocks: &[&Value]) {

@@ -12,12 +12,16 @@
 //! the CLI told the user: errors mark the step before them as failed.
 
 use super::LoadError;
-use super::json::{content_text, str_field, u64_field};
-use super::tool_steps::{CallOutput, generic_action};
-use super::turns::{Session, name_after_session};
-use crate::model::{Format, ToolCall, Trajectory, Usage};
+use super::json::{content_text, each_json_line, str_field, u64_field};
+use super::tool_steps::{CallOutput, StepBuilder, generic_action};
+use super::turns::Session;
+use crate::model::{ToolCall, Trajectory, Usage};
 use serde_json::Value;
 use std::path::Path;
+
+mod messages;
+
+pub use messages::Messages;
 
 /// Whether a session document's top-level keys are Gemini CLI's.
 pub fn is_session_document(has: &dyn Fn(&str) -> bool) -> bool {
@@ -43,76 +47,26 @@ pub fn is_session_lines(lines: &[Value]) -> bool {
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
-    let mut warnings = Vec::new();
-    let (header, messages) = if super::detect::is_json_lines(bytes) {
-        let (lines, bad) = super::json::json_lines(path, bytes);
-        warnings = bad;
-        let mut header = serde_json::Map::new();
-        let mut messages: Vec<Value> = Vec::new();
-        for line in lines {
-            let Value::Object(mut record) = line.value else {
-                continue;
-            };
-            if let Some(Value::Object(set)) = record.remove("$set") {
-                header.extend(set);
-            } else if record.contains_key("type") && record.contains_key("id") {
-                let id = record.get("id").cloned();
-                let record = Value::Object(record);
-                match messages.iter_mut().find(|m| m.get("id") == id.as_ref()) {
-                    Some(old) => *old = record,
-                    None => messages.push(record),
-                }
-            } else if record.keys().any(|k| k.starts_with('$')) {
-                warnings.push(format!(
-                    "{}:{}: session update {} not applied",
-                    path.display(),
-                    line.line,
-                    record.keys().next().map(String::as_str).unwrap_or("")
-                ));
-            } else {
-                header.extend(record);
-            }
-        }
-        (Value::Object(header), messages)
-    } else {
-        let mut doc: Value =
-            serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
-        let messages = match doc.get_mut("messages").map(Value::take) {
-            Some(Value::Array(items)) => items,
-            _ => {
-                return Err(LoadError::invalid(
-                    path,
-                    "a Gemini CLI session without a `messages` list",
-                ));
-            }
-        };
-        (doc, messages)
+    if super::detect::is_json_lines(bytes) {
+        let mut messages = Messages::new(path, true);
+        each_json_line(path, bytes, |line| messages.read_line(line));
+        return messages.finish();
+    }
+    let mut doc: Value =
+        serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
+    let items = match doc.get_mut("messages") {
+        Some(Value::Array(items)) => std::mem::take(items),
+        _ => Vec::new(),
     };
-    if header.get("sessionId").is_none() && messages.is_empty() {
-        return Err(LoadError::invalid(path, "no Gemini CLI session records"));
+    let mut messages = Messages::new(path, false);
+    messages.document(doc)?;
+    for item in &items {
+        messages.item(item);
     }
-    let mut session = Session::new(Trajectory::new(path, Format::GeminiCli));
-    for warning in warnings {
-        session.steps.warn(warning);
-    }
-    if let Some(id) = str_field(&header, "sessionId") {
-        name_after_session(&mut session.steps.trajectory, id);
-    }
-    session.steps.trajectory.format_detail = Some(
-        if super::detect::is_json_lines(bytes) {
-            "jsonl"
-        } else {
-            "json"
-        }
-        .to_string(),
-    );
-    for message in &messages {
-        read_message(&mut session, message);
-    }
-    Ok(vec![session.finish()])
+    messages.finish()
 }
 
-fn read_message(session: &mut Session, message: &Value) {
+pub(super) fn read_message(session: &mut Session, message: &Value) {
     let timestamp = str_field(message, "timestamp").map(String::from);
     let text = content_text(message.get("content").unwrap_or(&Value::Null));
     match str_field(message, "type").unwrap_or("") {
@@ -179,7 +133,7 @@ fn read_model_turn(session: &mut Session, message: &Value, text: &str, ts: Optio
         let status = str_field(call, "status").unwrap_or("");
         let Some(result) = call.get("result").filter(|r| !r.is_null()) else {
             if status == "cancelled" || status == "error" {
-                let at = (step, b.trajectory.steps[step].tool_calls.len() - 1);
+                let at = last_call(b, step);
                 b.add_result(
                     at,
                     CallOutput {
@@ -192,7 +146,7 @@ fn read_model_turn(session: &mut Session, message: &Value, text: &str, ts: Optio
             continue;
         };
         let (output, error) = result_text(result);
-        let at = (step, b.trajectory.steps[step].tool_calls.len() - 1);
+        let at = last_call(b, step);
         let failed = error || matches!(status, "error" | "cancelled");
         let exit_code = shell_exit_code(&output);
         b.add_result(
@@ -205,6 +159,12 @@ fn read_model_turn(session: &mut Session, message: &Value, text: &str, ts: Optio
             },
         );
     }
+}
+
+/// Where the call just added to `step` sits.
+fn last_call(b: &mut StepBuilder, step: usize) -> (usize, usize) {
+    let calls = b.step_mut(step).map_or(0, |s| s.tool_calls.len());
+    (step, calls.saturating_sub(1))
 }
 
 /// The text the model got back for a call: each `functionResponse`'s `output` (or `error`,

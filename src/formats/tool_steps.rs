@@ -104,6 +104,12 @@ impl StepBuilder {
         }
     }
 
+    /// Counts `n` warnings a reader dropped past its own cap (said with the others past
+    /// [`MAX_WARNINGS`]).
+    pub fn count_dropped_warnings(&mut self, n: usize) {
+        self.warnings_dropped += n;
+    }
+
     /// Adds a message the model saw (a prompt, instructions, a summary) to the pool and to
     /// the context of `agent`'s later steps.
     pub fn push_message(&mut self, agent: Option<&str>, message: Message) -> u32 {

@@ -8,29 +8,8 @@
 //! (so no rule counts it as a tool call) and no model context (no model was called). A
 //! session that holds only what the user said therefore still has steps.
 
-use super::LoadError;
-use super::json::{JsonLine, json_lines};
 use super::tool_steps::StepBuilder;
 use crate::model::{Message, Step, StepKind, Trajectory};
-
-/// The JSON lines of a session log and a warning per unreadable line, or, when no line is
-/// readable, an error naming what was expected (`what`: "Kimi CLI records") and why the first
-/// line could not be read.
-pub fn session_lines(
-    path: &std::path::Path,
-    bytes: &[u8],
-    what: &str,
-) -> Result<(Vec<JsonLine>, Vec<String>), LoadError> {
-    let (lines, warnings) = json_lines(path, bytes);
-    if lines.is_empty() {
-        let why = warnings
-            .first()
-            .map(|w| format!(" ({w})"))
-            .unwrap_or_default();
-        return Err(LoadError::invalid(path, format!("no readable {what}{why}")));
-    }
-    Ok((lines, warnings))
-}
 
 /// A session being read: model steps, and user turns spliced in where they were said.
 pub struct Session {

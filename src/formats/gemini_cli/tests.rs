@@ -1,5 +1,6 @@
 use super::*;
 use crate::formats::{Kind, detect};
+use crate::model::Format;
 
 fn load(name: &str, text: &str) -> Trajectory {
     let path = Path::new(name);

@@ -10,7 +10,9 @@
 //! mini-swe-agent trajectories
 //! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
 //! their steps are let go as they finish); likewise Codex rollouts, chat logs, droid
-//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]).
+//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), Cursor
+//! transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions (both variants:
+//! [`crate::formats::gemini_cli::Messages`]).
 
 mod keyed;
 mod readers;

@@ -6,8 +6,8 @@
 use super::Shape;
 use crate::formats::stream::inflate::Inflater;
 use crate::formats::{
-    LoadError, chat_messages, claude_code, codex, copilot_cli, droid, hf_trace, kimi_cli,
-    mini_swe_agent, openhands,
+    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
+    kimi_cli, mini_swe_agent, openhands,
 };
 use crate::model::{Format, Step, Trajectory};
 use std::fs::File;
@@ -80,6 +80,7 @@ line_reader!(
     hf_trace::Messages<'_>,
     kimi_cli::Lines<'_>,
     copilot_cli::Lines<'_>,
+    cursor::Lines<'_>,
 );
 
 struct OpenHandsItems<'a> {
@@ -174,6 +175,33 @@ impl Records for ChatRecords<'_> {
     }
 }
 
+/// Gemini CLI sessions: the lines of the JSON Lines variant, or a document's `messages` and,
+/// when it closes, its fields.
+struct GeminiRecords<'a>(gemini_cli::Messages<'a>);
+
+impl Records for GeminiRecords<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        if self.0.is_lines() {
+            self.0.line(line, bytes, is_last);
+            Ok(())
+        } else {
+            self.0.item_at(line, bytes)
+        }
+    }
+
+    fn header(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.0.fields(bytes)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 pub(super) fn reader<'a>(
@@ -226,6 +254,15 @@ pub(super) fn reader<'a>(
         }
         (Format::CopilotCli, Shape::Lines) if release && !keep_pool => {
             Some(Box::new(copilot_cli::Lines::releasing(path, false)))
+        }
+        (Format::Cursor, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(cursor::Lines::releasing(path, false)))
+        }
+        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release && !keep_pool => {
+            Some(Box::new(GeminiRecords(gemini_cli::Messages::releasing(
+                path,
+                shape == Shape::Lines,
+            ))))
         }
         _ => None,
     }

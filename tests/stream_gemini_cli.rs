@@ -1,0 +1,209 @@
+//! Long Gemini CLI sessions read in bounded memory, their steps let go as they finish: the
+//! sample's messages repeated with fresh ids (some tool outputs long, so that low thresholds
+//! leave them in the file), as a session document (the items of `messages`) and as the JSON
+//! Lines variant, whose model messages are first written without their results and
+//! re-written with them several steps later, among `$set` lines. The visited steps (user
+//! turns in place), the header, the listing's summary and the `stats` tally equal the whole
+//! read's. A re-write later than the bounded read waits for is the one thing it loses, and
+//! says so. (Every sample and corpus session is compared the same way by
+//! tests/visit_tally.rs.)
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "support/visited.rs"]
+mod visited;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
+use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
+use trajscope::model::{Format, Step, StepKind, Trajectory, TrajectorySummary};
+
+fn sample() -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-trajectories/gemini-cli/session-2026-01-05T08-00-6ce1f3e4.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The sample's messages repeated `cycles` times with fresh message and call ids; every
+/// third cycle's tool outputs long (their `Exit Code` line kept last).
+fn long_messages(cycles: usize) -> Vec<Value> {
+    let doc = sample();
+    let mut out = Vec::new();
+    for n in 0..cycles {
+        for message in doc["messages"].as_array().unwrap() {
+            let mut m = message.clone();
+            m["id"] = json!(format!("{}-{n}", m["id"].as_str().unwrap()));
+            for call in m["toolCalls"].as_array_mut().into_iter().flatten() {
+                let id = format!("{}-{n}", call["id"].as_str().unwrap());
+                call["id"] = json!(id);
+                for part in call["result"].as_array_mut().into_iter().flatten() {
+                    let response = &mut part["functionResponse"]["response"];
+                    if n % 3 == 1
+                        && let Some(output) = response["output"].as_str()
+                    {
+                        let long = format!("{}{output}", "FAILED test_x\n".repeat(60));
+                        response["output"] = json!(long);
+                    }
+                }
+            }
+            out.push(m);
+        }
+    }
+    out
+}
+
+fn whole(path: &Path) -> Trajectory {
+    match load_file(path).unwrap() {
+        Loaded::Trajectories(mut ts) => ts.remove(0),
+        Loaded::Results(_) => panic!("not a trajectory"),
+    }
+}
+
+fn visited(path: &Path, threshold: usize) -> (Vec<Step>, Trajectory) {
+    let mut got = Vec::new();
+    let header = visit_bounded(path, threshold, &mut |step| {
+        got.push(step);
+        Ok(())
+    })
+    .unwrap()
+    .expect("read record by record");
+    (got, header)
+}
+
+/// The visit of `path` at several thresholds, its summaries and its tally equal the whole
+/// read's; returns the whole read.
+fn check(path: &Path) -> Trajectory {
+    let full = whole(path);
+    assert_eq!(full.format, Format::GeminiCli);
+    assert!(full.steps.len() > 400, "{} steps", full.steps.len());
+    let users = full
+        .steps
+        .iter()
+        .filter(|s| s.kind == StepKind::User)
+        .count();
+    assert_eq!(users, 120, "two user turns a cycle");
+    let want = visited::as_visited(&full.steps);
+    for threshold in [8, 64, SLIM_ABOVE] {
+        let (got, header) = visited(path, threshold);
+        assert_eq!(got.len(), want.len(), "threshold {threshold}");
+        for (got, want) in got.iter().zip(&want) {
+            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
+        }
+        assert_eq!(header.warnings, full.warnings);
+        assert_eq!(header.task, full.task);
+        assert_eq!(header.model, full.model);
+        assert_eq!(header.instance_id, full.instance_id);
+        assert_eq!(header.format_detail, full.format_detail);
+        let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
+        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
+    }
+    let matcher = Matcher::new(RuleSet::defaults().rules).0;
+    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
+    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
+    assert_eq!(summary, TrajectorySummary::of(&full));
+    full
+}
+
+#[test]
+fn a_long_session_document_visited_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc = sample();
+    doc["messages"] = json!(long_messages(60));
+    let path = dir.path().join("session-2026-01-05T08-00-6ce1f3e4.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let full = check(&path);
+    assert_eq!(full.instance_id, "6ce1f3e4-baf7-5e1c-91bf-7f934c53dd5a");
+    assert_eq!(full.format_detail.as_deref(), Some("json"));
+    assert!(
+        full.steps.iter().any(|s| s.exit_code == Some(1)),
+        "exit codes are read from the outputs"
+    );
+}
+
+/// The JSON Lines variant of `messages`: the session's first line, then each message, a
+/// model message with calls first without their results, re-written with them `delay(n)`
+/// messages later; a `$set` line after each user message.
+fn jsonl(messages: &[Value], delay: impl Fn(usize) -> usize) -> String {
+    let doc = sample();
+    let mut head = doc.clone();
+    head.as_object_mut().unwrap().remove("messages");
+    let mut lines = vec![head.to_string()];
+    // (messages still to write before it, the re-write)
+    let mut rewrites: Vec<(usize, Value)> = Vec::new();
+    for (n, message) in messages.iter().enumerate() {
+        let mut first = message.clone();
+        let mut calls = false;
+        for call in first["toolCalls"].as_array_mut().into_iter().flatten() {
+            call.as_object_mut().unwrap().remove("result");
+            call["status"] = json!("executing");
+            calls = true;
+        }
+        lines.push(first.to_string());
+        if message["type"] == "user" {
+            lines.push(json!({"$set": {"lastUpdated": format!("t{n}")}}).to_string());
+        }
+        if calls {
+            rewrites.push((delay(n), message.clone()));
+        }
+        for (left, rewrite) in &mut rewrites {
+            if *left == 0 {
+                lines.push(rewrite.to_string());
+            }
+            *left = left.wrapping_sub(1);
+        }
+        rewrites.retain(|(left, _)| *left != usize::MAX);
+    }
+    for (_, rewrite) in rewrites {
+        lines.push(rewrite.to_string());
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn a_long_jsonl_session_with_late_rewrites_visited_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session-6ce1f3e4.jsonl");
+    // Most results come with the next message; every seventh, 40 messages later (many
+    // steps, within what the bounded read waits for).
+    let text = jsonl(&long_messages(60), |n| if n % 7 == 3 { 40 } else { 0 });
+    std::fs::write(&path, text).unwrap();
+    let full = check(&path);
+    assert_eq!(full.format_detail.as_deref(), Some("jsonl"));
+    assert!(full.warnings.is_empty(), "{:?}", full.warnings);
+    assert!(
+        full.steps
+            .iter()
+            .filter(|s| s.tool.is_some())
+            .all(|s| !s.observation.is_empty()),
+        "every re-write read"
+    );
+}
+
+#[test]
+fn a_rewrite_later_than_the_bounded_read_waits_is_lost_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session-6ce1f3e4.jsonl");
+    let messages = long_messages(60);
+    // The first model message's results, 100 messages after it.
+    let text = jsonl(&messages, |n| if n == 1 { 100 } else { 0 });
+    std::fs::write(&path, text).unwrap();
+    let full = whole(&path);
+    assert!(full.warnings.is_empty(), "{:?}", full.warnings);
+    assert!(full.steps[1].observation.contains("def _product"));
+    let (got, header) = visited(&path, SLIM_ABOVE);
+    assert_eq!(got.len(), full.steps.len());
+    assert_eq!(got[1].observation, "", "the first version is read");
+    assert_eq!(&got[2..], &visited::as_visited(&full.steps)[2..]);
+    assert_eq!(header.warnings.len(), 2, "{:?}", header.warnings);
+    assert!(
+        header.warnings[0].contains("re-written more than 64 messages"),
+        "{:?}",
+        header.warnings
+    );
+    assert!(
+        header.warnings[1].contains("no result"),
+        "{:?}",
+        header.warnings
+    );
+}
