@@ -20,7 +20,7 @@ use super::{CHUNK, line_budget_error};
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::formats::{
     LoadError, chat_messages, claude_code, codex, copilot_cli, droid, hf_trace, kimi_cli,
-    mini_swe_agent, openhands,
+    mini_swe_agent, openhands, otel_genai,
 };
 use crate::model::{Format, Step, Trajectory};
 use keyed::Keyed;
@@ -264,6 +264,28 @@ impl Records for CopilotLines<'_> {
     }
 }
 
+/// OTLP exports (lines) or the `resourceSpans` items of one document: spans gathered per
+/// trace, the trajectories made at the end ([`otel_genai::Traces`]).
+struct OtelRecords<'a> {
+    path: &'a Path,
+    lines: bool,
+    traces: otel_genai::Traces,
+}
+
+impl Records for OtelRecords<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        if self.lines {
+            self.traces.line(self.path, line, bytes, is_last);
+            return Ok(());
+        }
+        self.traces.item(self.path, line, bytes)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.traces.finish(self.path)
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 fn reader<'a>(
@@ -317,6 +339,15 @@ fn reader<'a>(
         (Format::CopilotCli, Shape::Lines) if release && !keep_pool => Some(Box::new(
             CopilotLines(copilot_cli::Lines::releasing(path, false)),
         )),
+        // Several trajectories a file, made at the end with their pools: read by the open,
+        // never visited as one trajectory's steps.
+        (Format::OtelGenai, Shape::Lines | Shape::Keyed) if keep_pool => {
+            Some(Box::new(OtelRecords {
+                path,
+                lines: shape == Shape::Lines,
+                traces: otel_genai::Traces::default(),
+            }))
+        }
         _ => None,
     }
 }
@@ -591,10 +622,13 @@ pub fn read_releasing(
     let Some(mut trajectories) = drive(path, file, threshold, whole, Some(&mut each), true)? else {
         return Ok(None);
     };
+    // Steps let go come from a reader of one trajectory; a reader of several (OTel traces)
+    // lets none go, and each of its trajectories counts from 1.
     for trajectory in &mut trajectories {
+        let mut n = std::mem::take(&mut count);
         for step in &mut trajectory.steps {
-            count += 1;
-            step.index = count;
+            n += 1;
+            step.index = n;
         }
     }
     Ok(Some(trajectories))
