@@ -8,6 +8,10 @@
 #   scripts/mem-formats.sh target/debug/trajscope            every kind
 #   MB=20 scripts/mem-formats.sh BIN otel-genai codex        only these kinds
 #
+# Each command runs under `ulimit -v` of LIMIT_MB (8192 by default), so that a reader that
+# takes many times the file fails alone (exit 134, "memory allocation failed") instead of
+# taking the machine with it: the row then says so.
+#
 # The SWE-agent `trajectory` kind needs the corpus (../shared/corpus); the others are built
 # from sample-trajectories/.
 set -euo pipefail
@@ -15,6 +19,7 @@ BIN=$(realpath "${1:?usage: mem-formats.sh BIN [KIND...]}")
 shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 MB=${MB:-100}
+LIMIT_MB=${LIMIT_MB:-8192}
 # kind and the file name it is generated as (the name tells some formats apart).
 KINDS=(
     "trajectory big.traj"
@@ -59,6 +64,7 @@ for entry in "${KINDS[@]}"; do
         set +e
         # shellcheck disable=SC2086
         TRAJSCOPE_CACHE_DIR="$tmp/cache" /usr/bin/time -f "%M %e" -o "$tmp/time" \
+            bash -c 'ulimit -v "$1"; shift; exec "$@"' limit $((LIMIT_MB * 1024)) \
             "$BIN" $cmd "$file" >"$tmp/out" 2>"$tmp/err"
         status=$?
         set -e
@@ -77,9 +83,12 @@ except Exception:
         fi
         rss=$(tail -1 "$tmp/time" | cut -d' ' -f1)
         wall=$(tail -1 "$tmp/time" | cut -d' ' -f2)
+        [[ "$rss" =~ ^[0-9]+$ ]] || rss=0
         note=""
         if [ "$status" != 0 ]; then
-            note=" (exit $status: $(grep -v '^Command' "$tmp/err" | head -1 | cut -c1-80))"
+            note=" (exit $status: $(grep -v '^Command' "$tmp/err" | head -1 | cut -c1-80)"
+            if [ "$status" = 134 ]; then note="$note; over the ${LIMIT_MB} MB limit"; fi
+            note="$note)"
         fi
         echo "| $format ($name) | ${size} MB | $steps | \`$cmd\`$note | $((rss / 1024)) MB | ${wall} s |"
     done
