@@ -8,11 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/visited.rs"]
+mod visited;
+
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
+use trajscope::formats::{Loaded, load_file, visit_bounded};
+use trajscope::model::Format;
 
 /// The sample's messages: system and task once, the rest repeated `cycles` times. Every
 /// fifth cycle's answers come after the next cycle's first call, so that a step waits for
@@ -65,47 +67,11 @@ fn m_is_call(out: &[Value]) -> bool {
     out.last().is_some_and(|m| m["tool_calls"].is_array())
 }
 
-fn whole(path: &Path) -> Trajectory {
-    match load_file(path).unwrap() {
-        Loaded::Trajectories(mut ts) => ts.remove(0),
-        Loaded::Results(_) => panic!("not a trajectory"),
-    }
-}
-
 fn visited_equals_whole(path: &Path) {
-    let full = whole(path);
+    let full = visited::whole_read(path);
     assert_eq!(full.format, Format::ChatMessages);
     assert!(full.steps.len() > 200, "{} steps", full.steps.len());
-    let want: Vec<Step> = full
-        .steps
-        .iter()
-        .map(|s| Step {
-            context: None,
-            ..s.clone()
-        })
-        .collect();
-    for threshold in [8, 64, SLIM_ABOVE] {
-        let mut visited = Vec::new();
-        let header = visit_bounded(path, threshold, &mut |step| {
-            visited.push(step);
-            Ok(())
-        })
-        .unwrap()
-        .expect("read record by record");
-        assert_eq!(visited.len(), want.len(), "threshold {threshold}");
-        for (got, want) in visited.iter().zip(&want) {
-            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
-        }
-        assert_eq!(header.warnings, full.warnings);
-        assert_eq!(header.task, full.task);
-        assert_eq!(header.instance_id, full.instance_id);
-        let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
-        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
-    }
-    let matcher = Matcher::new(RuleSet::defaults().rules).0;
-    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
-    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
-    assert_eq!(summary, TrajectorySummary::of(&full));
+    visited::assert_visit_equals_whole(path, &full, &visited::THRESHOLDS);
 }
 
 #[test]
