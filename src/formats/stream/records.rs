@@ -466,7 +466,8 @@ fn sniff<'a>(
                 if keyed.in_items {
                     for (i, record) in first.iter().enumerate() {
                         if i > 0 {
-                            sample.push(b',');
+                            // One item a line: items of one line each would pass for JSON Lines.
+                            sample.extend_from_slice(b",\n");
                         }
                         sample.extend_from_slice(&record.bytes);
                     }
