@@ -9,7 +9,13 @@ files in ../shared/corpus, so that the benchmarks are reproducible without stori
   scripts/gen-big.py codex OUT.jsonl [--mb 200]        a Codex rollout (the sample's lines
                                                        repeated; likewise droid, hf-trace, chat,
                                                        kimi-cli, copilot-cli, cursor)
-  scripts/gen-big.py gemini-cli OUT.json [--mb 200]    a Gemini CLI session document
+  scripts/gen-big.py gemini-cli OUT.json [--mb 200]    a Gemini CLI session document (fresh ids)
+  scripts/gen-big.py inspect-ai OUT.json [--mb 200]    a JSON document whose step list is the
+                                                       sample's repeated
+  scripts/gen-big.py aider OUT.aider.chat.history.md    a text log, the sample's turns repeated
+                                                       (likewise llama, OUT-prompt.txt)
+  scripts/gen-big.py otel-genai OUT.jsonl [--mb 200]   OTLP export requests, one per line, of
+                                                       traces interleaved (OUT.json: one document)
   scripts/gen-big.py run OUT_DIR [--count 5000]        a run of N trajectories (~0.4 MB each)
 
 The Claude Code and OpenHands files are built from the bundled samples (sample-trajectories/,
@@ -23,6 +29,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -218,6 +225,22 @@ LINE_SAMPLES = {
     "cursor": ("cursor/agent-transcripts/8399813c-8e99-56b7-b2b4-ae7570985cb1.jsonl", 0),
 }
 
+# JSON documents whose steps sit in one list (found by its key path): the items after the
+# first `keep` repeated, the rest of the document as it is.
+DOC_SAMPLES = {
+    "inspect-ai": (
+        "inspect-ai/2025-03-17T10-00-00+00-00_tinycalc-swe_86KhjPLUTNeBL35abgajcV.json",
+        ("samples", 0, "messages"),
+        2,
+    ),
+}
+
+# Text logs: everything from the first `marker` on repeated, what comes before it once.
+TEXT_SAMPLES = {
+    "aider": ("aider/tinycalc__tinycalc-1.aider.chat.history.md", "\n#### "),
+    "llama": ("llama/tinycalc__tinycalc-1-prompt.txt", "<|start_header_id|>assistant"),
+}
+
 
 def big_lines(kind, out, mb):
     """A JSON Lines log of a format without a generator of its own: the bundled sample's
@@ -267,6 +290,110 @@ def big_gemini_cli(out, mb):
     print(f"{out}: {n * len(messages)} messages, {os.path.getsize(out) / 1e6:.0f} MB")
 
 
+def big_doc(kind, out, mb):
+    """A JSON document of a format without a generator of its own: the items of its step
+    list repeated until the file is ~N MB, written as they go."""
+    rel, keys, keep = DOC_SAMPLES[kind]
+    with open(os.path.join(SAMPLES, rel)) as f:
+        doc = json.load(f)
+    parent = doc
+    for key in keys[:-1]:
+        parent = parent[key]
+    items = parent[keys[-1]]
+    head, body = items[:keep], items[keep:]
+    parent[keys[-1]] = "@@ITEMS@@"
+    before, after = json.dumps(doc).split('"@@ITEMS@@"')
+    target = mb * 1024 * 1024
+    n = 0
+    with open(out, "w") as f:
+        size = f.write(before + "[" + ", ".join(json.dumps(i) for i in head))
+        while size < target:
+            for item in body:
+                size += f.write(", " + json.dumps(item))
+                n += 1
+        f.write("]" + after + "\n")
+    print(f"{out}: {n + len(head)} items, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
+def big_text(kind, out, mb):
+    """A text log: the sample's turns from the first marker on repeated until ~N MB."""
+    rel, marker = TEXT_SAMPLES[kind]
+    with open(os.path.join(SAMPLES, rel)) as f:
+        text = f.read()
+    at = text.index(marker)
+    head, body = text[:at], text[at:]
+    target = mb * 1024 * 1024
+    n = 0
+    with open(out, "w") as f:
+        size = f.write(head)
+        while size < target:
+            size += f.write(body)
+            n += 1
+    print(f"{out}: the turns {n} times, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
+def big_otel(out, mb, seed, concurrent=8, batch=40):
+    """OTLP JSON of the sample's trace repeated under fresh trace, span and call ids, with
+    `concurrent` traces running at once: each export request (one per line, as the
+    collector's file exporter writes them; one document when OUT ends in .json) holds the
+    next `batch` spans to end, of several traces, in the order they end."""
+    rng = random.Random(seed)
+    with open(os.path.join(SAMPLES, "otel-genai", "tinycalc__tinycalc-1.json")) as f:
+        doc = json.load(f)
+    resource = doc["resourceSpans"][0]
+    scope = resource["scopeSpans"][0]
+    template = json.dumps(scope["spans"])
+    old_trace = scope["spans"][0]["traceId"]
+    calls = sorted({m for m in re.findall(r'call_[A-Za-z0-9]+', template)})
+    t0 = min(int(s["startTimeUnixNano"]) for s in scope["spans"])
+    as_lines = not out.endswith(".json")
+    target = mb * 1024 * 1024
+    size = 0
+    running = []
+    n = 0
+
+    def fresh(n):
+        text = template.replace(old_trace, f"{n:032x}")
+        for k, call in enumerate(calls):
+            text = text.replace(call, f"call_{n:08d}_{k}")
+        spans = json.loads(text)
+        shift = n * 7_000_000_000 + rng.randrange(1_000_000_000)
+        for s in spans:
+            s["spanId"] = f"{n:08x}{rng.getrandbits(32):08x}"
+            s["startTimeUnixNano"] = str(int(s["startTimeUnixNano"]) - t0 + shift)
+            s["endTimeUnixNano"] = str(int(s["endTimeUnixNano"]) - t0 + shift)
+        spans.sort(key=lambda s: int(s["endTimeUnixNano"]))
+        return spans
+
+    def request(spans):
+        return json.dumps({"resourceSpans": [{"resource": resource["resource"], "scopeSpans": [
+            {"scope": scope["scope"], "spans": spans}]}]})
+
+    with open(out, "w") as f:
+        if not as_lines:
+            f.write('{"resourceSpans": [')
+        first = True
+        while size < target or running:
+            while size < target and len(running) < concurrent:
+                running.append(fresh(n))
+                n += 1
+            spans = []
+            while len(spans) < batch and running:
+                trace = running[rng.randrange(len(running))]
+                spans.append(trace.pop(0))
+                if not trace:
+                    running.remove(trace)
+            if as_lines:
+                size += f.write(request(spans) + "\n")
+            else:
+                block = json.loads(request(spans))["resourceSpans"][0]
+                size += f.write(("" if first else ",\n") + json.dumps(block))
+            first = False
+        if not as_lines:
+            f.write("]}\n")
+    print(f"{out}: {n} traces, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
 def big_run(out, count, seed):
     rng = random.Random(seed)
     swe = corpus_files("coder-swebench-lite/trajs", ".traj")
@@ -311,7 +438,8 @@ def main():
     t = sub.add_parser("trajectory")
     t.add_argument("out")
     t.add_argument("--mb", type=int, default=200)
-    for name in ("claude-code", "openhands", "mini-swe-agent", "gemini-cli", *LINE_SAMPLES):
+    for name in ("claude-code", "openhands", "mini-swe-agent", "gemini-cli", "otel-genai", *LINE_SAMPLES,
+                 *DOC_SAMPLES, *TEXT_SAMPLES):
         c = sub.add_parser(name)
         c.add_argument("out")
         c.add_argument("--mb", type=int, default=200)
@@ -330,8 +458,14 @@ def main():
         big_mini_swe_agent(a.out, a.mb, a.seed)
     elif a.what == "gemini-cli":
         big_gemini_cli(a.out, a.mb)
+    elif a.what == "otel-genai":
+        big_otel(a.out, a.mb, a.seed)
     elif a.what in LINE_SAMPLES:
         big_lines(a.what, a.out, a.mb)
+    elif a.what in DOC_SAMPLES:
+        big_doc(a.what, a.out, a.mb)
+    elif a.what in TEXT_SAMPLES:
+        big_text(a.what, a.out, a.mb)
     else:
         big_run(a.out, a.count, a.seed)
 

@@ -1,5 +1,6 @@
 use super::*;
 use crate::formats::{Kind, detect};
+use attributes::Attrs;
 use serde_json::json;
 
 fn attr(key: &str, value: Value) -> Value {
@@ -127,4 +128,34 @@ fn otlp_without_genai_spans_is_named_as_such() {
         err.contains("http.json") && err.contains("without GenAI spans"),
         "{err}"
     );
+}
+
+#[test]
+fn a_trace_keeps_each_input_message_once_however_many_requests_resend_it() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample-trajectories/otel-genai/tinycalc__tinycalc-1.json"),
+    )
+    .unwrap();
+    let export: Value = serde_json::from_str(&text).unwrap();
+    let spans = export["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array()
+        .unwrap();
+    let inputs = |s: &Value| -> Vec<Value> {
+        let attrs = Attrs::of(s);
+        match attrs.json("gen_ai.input.messages") {
+            Some(Value::Array(m)) => m,
+            _ => Vec::new(),
+        }
+    };
+    // Each request resends the conversation: the last one holds every message.
+    let resent: usize = spans.iter().map(|s| inputs(s).len()).sum();
+    let last = spans.iter().map(inputs).max_by_key(Vec::len).unwrap();
+    let distinct = last.iter().filter(|m| m["role"] != "assistant").count() + 1;
+    let mut traces = Traces::default();
+    traces.export(&export);
+    assert_eq!(traces.pooled(), distinct, "once each, and the instructions");
+    assert!(resent > 3 * distinct, "{resent} messages sent in all");
+    traces.export(&export);
+    assert_eq!(traces.pooled(), distinct, "the same export again adds none");
 }

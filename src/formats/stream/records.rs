@@ -12,7 +12,9 @@
 //! their steps are let go as they finish); likewise Codex rollouts, chat logs, droid
 //! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), Cursor
 //! transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions (both variants:
-//! [`crate::formats::gemini_cli::Messages`]).
+//! [`crate::formats::gemini_cli::Messages`]). OTel exports (`otel_genai::Traces`: lines, or
+//! the items of `resourceSpans`) give several trajectories, made at the end: read by the
+//! open, not visited.
 
 mod keyed;
 mod readers;
@@ -316,10 +318,13 @@ pub fn read_releasing(
     let Some(mut trajectories) = drive(path, file, threshold, whole, Some(&mut each), true)? else {
         return Ok(None);
     };
+    // Steps let go come from a reader of one trajectory; a reader of several (OTel traces)
+    // lets none go, and each of its trajectories counts from 1.
     for trajectory in &mut trajectories {
+        let mut n = std::mem::take(&mut count);
         for step in &mut trajectory.steps {
-            count += 1;
-            step.index = count;
+            n += 1;
+            step.index = n;
         }
     }
     Ok(Some(trajectories))
@@ -463,7 +468,8 @@ fn sniff<'a>(
                 if keyed.in_items {
                     for (i, record) in first.iter().enumerate() {
                         if i > 0 {
-                            sample.push(b',');
+                            // One item a line: items of one line each would pass for JSON Lines.
+                            sample.extend_from_slice(b",\n");
                         }
                         sample.extend_from_slice(&record.bytes);
                     }

@@ -11,7 +11,7 @@
 use super::{Cutter, Record, Shape};
 
 /// The top-level keys whose array items are records.
-const ITEM_KEYS: &[&[u8]] = &[b"messages"];
+const ITEM_KEYS: &[&[u8]] = &[b"messages", b"resourceSpans"];
 /// Bytes of a key kept to compare it with [`ITEM_KEYS`].
 const KEY_BYTES: usize = 32;
 

@@ -6,8 +6,8 @@
 use super::Shape;
 use crate::formats::stream::inflate::Inflater;
 use crate::formats::{
-    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
-    kimi_cli, mini_swe_agent, openhands,
+    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli,
+    hf_trace, kimi_cli, mini_swe_agent, openhands, otel_genai,
 };
 use crate::model::{Format, Step, Trajectory};
 use std::fs::File;
@@ -202,6 +202,28 @@ impl Records for GeminiRecords<'_> {
     }
 }
 
+/// OTLP exports (lines) or the `resourceSpans` items of one document: spans gathered per
+/// trace, the trajectories made at the end ([`otel_genai::Traces`]).
+struct OtelRecords<'a> {
+    path: &'a Path,
+    lines: bool,
+    traces: otel_genai::Traces,
+}
+
+impl Records for OtelRecords<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        if self.lines {
+            self.traces.line(self.path, line, bytes, is_last);
+            return Ok(());
+        }
+        self.traces.item(self.path, line, bytes)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.traces.finish(self.path)
+    }
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 pub(super) fn reader<'a>(
@@ -263,6 +285,14 @@ pub(super) fn reader<'a>(
                 path,
                 shape == Shape::Lines,
             ))))
+        // Several trajectories a file, made at the end with their pools: read by the open,
+        // never visited as one trajectory's steps.
+        (Format::OtelGenai, Shape::Lines | Shape::Keyed) if keep_pool => {
+            Some(Box::new(OtelRecords {
+                path,
+                lines: shape == Shape::Lines,
+                traces: otel_genai::Traces::default(),
+            }))
         }
         _ => None,
     }
