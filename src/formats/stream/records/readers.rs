@@ -1,0 +1,232 @@
+//! Each format's record reader behind one interface ([`Records`]), and the choice of reader
+//! for a format and a file's shape ([`reader`]). A JSON Lines reader that takes lines and
+//! hands out its finished steps only implements [`LineReader`]; readers that take array
+//! items, read a record back whole or tell lines from items wrap theirs here.
+
+use super::Shape;
+use crate::formats::stream::inflate::Inflater;
+use crate::formats::{
+    LoadError, chat_messages, claude_code, codex, copilot_cli, droid, hf_trace, kimi_cli,
+    mini_swe_agent, openhands,
+};
+use crate::model::{Format, Step, Trajectory};
+use std::fs::File;
+use std::path::Path;
+
+/// A format's reader fed one slimmed record at a time.
+pub(super) trait Records {
+    /// The record that starts on line `line`; `is_last` when the file ends inside or right
+    /// after it with no line end (a writer may still be writing it).
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError>;
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError>;
+    /// The object around the items (of a [`Shape::Keyed`] file), when it closes.
+    fn header(&mut self, _bytes: &[u8]) -> Result<(), LoadError> {
+        Ok(())
+    }
+    /// Steps finished so far, when the reader releases them as they complete (else they all
+    /// come with [`Records::finish`]).
+    fn released(&mut self) -> Vec<Step> {
+        Vec::new()
+    }
+}
+
+/// A JSON Lines reader: fed each line as it comes (a bad line is its own warning, never an
+/// error), its finished steps taken as it lets them go.
+pub(super) trait LineReader {
+    fn line(&mut self, line: usize, bytes: &[u8], is_last: bool);
+    fn take_released(&mut self) -> Vec<Step>;
+    fn finish(self) -> Result<Vec<Trajectory>, LoadError>;
+}
+
+impl<T: LineReader> Records for T {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.line(line, bytes, is_last);
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        LineReader::finish(*self)
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.take_released()
+    }
+}
+
+/// Implements [`LineReader`] by the reader's own inherent `line`, `take_released` and
+/// `finish`.
+macro_rules! line_reader {
+    ($($reader:ty),+ $(,)?) => {$(
+        impl LineReader for $reader {
+            fn line(&mut self, line: usize, bytes: &[u8], is_last: bool) {
+                <$reader>::line(self, line, bytes, is_last)
+            }
+
+            fn take_released(&mut self) -> Vec<Step> {
+                <$reader>::take_released(self)
+            }
+
+            fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
+                <$reader>::finish(self)
+            }
+        }
+    )+};
+}
+
+line_reader!(
+    claude_code::Lines<'_>,
+    codex::Lines<'_>,
+    droid::Events<'_>,
+    hf_trace::Messages<'_>,
+    kimi_cli::Lines<'_>,
+    copilot_cli::Lines<'_>,
+);
+
+struct OpenHandsItems<'a> {
+    path: &'a Path,
+    events: openhands::Events,
+}
+
+impl Records for OpenHandsItems<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], _: bool) -> Result<(), LoadError> {
+        self.events.item(self.path, line, bytes)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.events.finish(self.path).map(|t| vec![t])
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.events.take_released()
+    }
+}
+
+/// mini-swe-agent messages, each read back whole before it is read (the reader looks inside
+/// long texts: the command in the middle of an answer, the exit code in an observation's
+/// markup), so only when its steps are let go as they finish ([`super::visit`]): held, they would
+/// keep every text whole.
+struct MiniItems<'a> {
+    path: &'a Path,
+    file: File,
+    messages: mini_swe_agent::Messages,
+}
+
+impl MiniItems<'_> {
+    fn whole(&self, line: usize, bytes: &[u8]) -> Result<serde_json::Value, LoadError> {
+        let mut value: serde_json::Value = serde_json::from_slice(bytes)
+            .map_err(|err| LoadError::json(self.path, &err, line.saturating_sub(1)))?;
+        let inflater = Inflater {
+            file: &self.file,
+            preview: false,
+            cap: crate::formats::stream::STRING_CAP,
+        };
+        inflater
+            .value(&mut value)
+            .map_err(|err| LoadError::io(self.path, err))?;
+        Ok(value)
+    }
+}
+
+impl Records for MiniItems<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], _: bool) -> Result<(), LoadError> {
+        let value = self.whole(line, bytes)?;
+        self.messages
+            .message_value(value)
+            .map_err(|err| LoadError::invalid(self.path, format!("line {line}: {err}")))
+    }
+
+    fn header(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        let value = self.whole(1, bytes)?;
+        self.messages
+            .header_value(value)
+            .map_err(|err| LoadError::invalid(self.path, err.to_string()))
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.messages.finish().map(|t| vec![t])
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.messages.take_released()
+    }
+}
+
+/// A chat log's messages, only when its steps are let go as they finish (held, the lazy
+/// open's index keeps them as before).
+struct ChatRecords<'a>(chat_messages::Messages<'a>);
+
+impl Records for ChatRecords<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        if self.0.is_lines() {
+            self.0.line(line, bytes, is_last);
+            Ok(())
+        } else {
+            self.0.item(line, bytes)
+        }
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        self.0.finish()
+    }
+
+    fn released(&mut self) -> Vec<Step> {
+        self.0.take_released()
+    }
+}
+
+/// The reader of `format` for records of `shape`, if it has one; releasing its steps as
+/// they finish where it can when `release`.
+pub(super) fn reader<'a>(
+    format: Format,
+    shape: Shape,
+    path: &'a Path,
+    release: bool,
+    keep_pool: bool,
+) -> Option<Box<dyn Records + 'a>> {
+    match (format, shape) {
+        (Format::ClaudeCode, Shape::Lines) => Some(if release {
+            Box::new(claude_code::Lines::releasing(path, keep_pool))
+        } else {
+            Box::new(claude_code::Lines::new(path))
+        }),
+        // Its releasing reader keeps no message pool: held whole when the pool is wanted.
+        (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
+            path,
+            events: if release && !keep_pool {
+                openhands::Events::releasing()
+            } else {
+                openhands::Events::default()
+            },
+        })),
+        // The next two keep no message pool when they let steps go: a step visit's only.
+        (Format::Codex, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(codex::Lines::releasing(path)))
+        }
+        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release && !keep_pool => {
+            Some(Box::new(MiniItems {
+                path,
+                file: File::open(path).ok()?,
+                messages: mini_swe_agent::Messages::new(path, true),
+            }))
+        }
+        (Format::ChatMessages, Shape::Lines | Shape::Array) if release && !keep_pool => {
+            Some(Box::new(ChatRecords(chat_messages::Messages::new(
+                path,
+                shape == Shape::Lines,
+            ))))
+        }
+        (Format::Droid, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(droid::Events::releasing(path)))
+        }
+        (Format::HfTrace, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(hf_trace::Messages::releasing(path)))
+        }
+        (Format::KimiCli, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(kimi_cli::Lines::releasing(path, false)))
+        }
+        (Format::CopilotCli, Shape::Lines) if release && !keep_pool => {
+            Some(Box::new(copilot_cli::Lines::releasing(path, false)))
+        }
+        _ => None,
+    }
+}
