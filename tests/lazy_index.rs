@@ -3,10 +3,13 @@
 //! traces, chat logs as JSON Lines and as a list): built record by record, each step packed
 //! as its reader lets it go, it gives the whole read's steps, contexts and message pool at
 //! every slimming threshold; and its first steps open from the start of the file alone (the
-//! app's first frame of a big file), the same steps as the whole index's.
+//! app's first frame of a big file), the same steps as the whole index's. `show --step N
+//! --context` of such a file opened lazily prints what it prints of the file read whole.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/long_logs.rs"]
 mod long_logs;
 
@@ -162,4 +165,29 @@ fn a_long_chat_log_indexed_record_by_record_equals_the_whole_read() {
     std::fs::write(&list, serde_json::to_string_pretty(&messages).unwrap()).unwrap();
     check(&list, Format::ChatMessages);
     check_first(&list);
+}
+
+/// `show --step N [--context]` of a big file (every file is big at
+/// `TRAJSCOPE_LAZY_ABOVE_MB=0`), opened lazily from its start, prints the step and its
+/// context as the whole read does.
+#[test]
+fn show_of_a_big_rollout_reads_its_start_and_prints_the_whole_reads_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout-long.jsonl");
+    long_logs::long_codex(&path, 40);
+    let show = |lazy_above: &str, context: bool| {
+        let mut command = cli::isolated(dir.path());
+        command
+            .env(trajscope::formats::LAZY_ENV, lazy_above)
+            .args(["show", "--step", "150"])
+            .args(context.then_some("--context"))
+            .arg(&path);
+        cli::stdout_of(&mut command)
+    };
+    let (lazy, whole) = (show("0", true), show("100000", true));
+    assert!(lazy.contains("Context at step 150"), "{lazy}");
+    assert_eq!(lazy, whole);
+    let (lazy, whole) = (show("0", false), show("100000", false));
+    assert!(lazy.contains("Step 150/"), "{lazy}");
+    assert_eq!(lazy, whole);
 }
