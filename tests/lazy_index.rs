@@ -73,7 +73,12 @@ fn check(path: &Path, format: Format) {
         assert_eq!(lazy.step_count(), full.steps.len());
         for (i, want) in full.steps.iter().enumerate().step_by(7) {
             let one = lazy.load_step(i + 1).unwrap();
-            assert_eq!(&one.steps[0], want, "{shown} at {threshold}: step {}", i + 1);
+            assert_eq!(
+                &one.steps[0],
+                want,
+                "{shown} at {threshold}: step {}",
+                i + 1
+            );
             let context = want.context_messages(&full.messages);
             assert!(!context.is_empty() || want.context.is_none());
             assert_eq!(
@@ -134,7 +139,11 @@ fn a_long_codex_rollout_indexed_record_by_record_equals_the_whole_read() {
 
 #[test]
 fn a_long_kimi_wire_log_indexed_record_by_record_equals_the_whole_read() {
-    lines("kimi-long.jsonl", &long_logs::long_wire(60), Format::KimiCli);
+    lines(
+        "kimi-long.jsonl",
+        &long_logs::long_wire(60),
+        Format::KimiCli,
+    );
 }
 
 #[test]
@@ -148,12 +157,20 @@ fn a_long_copilot_session_indexed_record_by_record_equals_the_whole_read() {
 
 #[test]
 fn a_long_droid_stream_indexed_record_by_record_equals_the_whole_read() {
-    lines("droid-long.jsonl", &long_logs::long_droid(60), Format::Droid);
+    lines(
+        "droid-long.jsonl",
+        &long_logs::long_droid(60),
+        Format::Droid,
+    );
 }
 
 #[test]
 fn a_long_hf_trace_indexed_record_by_record_equals_the_whole_read() {
-    lines("trace-long.jsonl", &long_logs::long_trace(60), Format::HfTrace);
+    lines(
+        "trace-long.jsonl",
+        &long_logs::long_trace(60),
+        Format::HfTrace,
+    );
 }
 
 #[test]

@@ -7,10 +7,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "support/long_logs.rs"]
-mod long_logs;
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/long_logs.rs"]
+mod long_logs;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -6,11 +6,11 @@
 //!
 //! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]), OpenHands event
 //! lists ([`openhands::Events`]), Kimi CLI wire logs and Copilot CLI sessions
-//! ([`kimi_cli::Lines`], [`copilot_cli::Lines`], only when their steps are let go), and
-//! mini-swe-agent trajectories
-//! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
-//! their steps are let go as they finish); likewise Codex rollouts, chat logs, droid
-//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]).
+//! ([`kimi_cli::Lines`], [`copilot_cli::Lines`]), Codex rollouts, chat logs, droid
+//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), their
+//! steps let go as they finish, the message pool kept for the lazy open's index; and
+//! mini-swe-agent trajectories ([`mini_swe_agent::Messages`], the items of `messages`, cut
+//! by [`keyed`]; only when their steps are let go and no pool is wanted).
 
 mod keyed;
 mod readers;
