@@ -2,9 +2,8 @@
 //! finish while keeping the message pool (Codex, Kimi CLI, Copilot CLI, droid, Hugging Face
 //! traces, chat logs as JSON Lines and as a list): built record by record, each step packed
 //! as its reader lets it go, it gives the whole read's steps, contexts and message pool at
-//! every slimming threshold; and its first steps open from the start of the file alone (the
-//! app's first frame of a big file), the same steps as the whole index's. `show --step N
-//! --context` of such a file opened lazily prints what it prints of the file read whole.
+//! every slimming threshold. `show --step N [--context]` of such a file opened lazily
+//! prints what it prints of the file read whole.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -91,33 +90,16 @@ fn check(path: &Path, format: Format) {
     }
 }
 
-/// The first steps come from the start of the file alone (which only a record reader can
-/// read: a format read whole gives nothing until the whole file is read), and are the whole
-/// index's.
+/// A later record may still change a step read before it (a token count, a cancellation, a
+/// tool answer by id), so the start of the file alone does not give the whole index's first
+/// steps: the first steps of these formats come with the whole index.
 fn check_first(path: &Path) {
-    let shown = path.display();
-    let size = std::fs::metadata(path).unwrap().len();
-    let all = open_bounded(path, SLIM_ABOVE).unwrap().unwrap().remove(0);
-    let mut rows = 0;
-    let first = open_first(path, 3, 4096, &mut |_| rows += 1)
-        .unwrap()
-        .expect("opened from its start");
-    let lazy = first.lazy.as_ref().unwrap();
+    let first = open_first(path, 3, 4096, &mut |_| {}).unwrap().unwrap();
     assert!(
-        !lazy.is_complete(),
-        "{shown}: the first steps read part of the file ({size} bytes)"
+        first.lazy.as_ref().unwrap().is_complete(),
+        "{}: opened whole",
+        path.display()
     );
-    assert!(first.step_count() >= 3 && first.step_count() < all.step_count());
-    assert_eq!(rows, first.step_count(), "{shown}");
-    for i in 1..=first.step_count() {
-        let (got, want) = (first.load_step(i).unwrap(), all.load_step(i).unwrap());
-        assert_eq!(got.steps, want.steps, "{shown}: step {i}");
-        assert_eq!(
-            got.steps[0].context_messages(&got.messages),
-            want.steps[0].context_messages(&want.messages),
-            "{shown}: step {i}'s context"
-        );
-    }
 }
 
 fn lines(name: &str, records: &[Value], format: Format) {
