@@ -42,7 +42,7 @@ pub(crate) mod template;
 mod tools;
 mod workspace;
 
-pub use action::{Action, Call, FormatError, from_tool_call, parse_answer, swe_command};
+pub use action::{Call, EnvAction, FormatError, from_tool_call, parse_answer, swe_command};
 pub use dialect::{Agent, Dialect};
 pub use executor::{ExecError, Executor, Limits, Observation, Sandbox, Support, support};
 pub use normalise::{normalise, short_diff};

@@ -9,19 +9,11 @@
 
 #[path = "support/long_logs.rs"]
 mod long_logs;
+#[path = "support/visited.rs"]
+mod visited;
 
 use serde_json::Value;
-use std::path::Path;
-use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
-
-fn whole(path: &Path) -> Trajectory {
-    match load_file(path).unwrap() {
-        Loaded::Trajectories(mut ts) => ts.remove(0),
-        Loaded::Results(_) => panic!("not a trajectory"),
-    }
-}
+use trajscope::model::Format;
 
 #[test]
 fn a_long_trace_visited_equals_the_whole_read() {
@@ -31,7 +23,7 @@ fn a_long_trace_visited_equals_the_whole_read() {
     let text: Vec<String> = lines.iter().map(Value::to_string).collect();
     std::fs::write(&path, text.join("\n") + "\n").unwrap();
 
-    let full = whole(&path);
+    let full = visited::whole_read(&path);
     assert_eq!(full.format, Format::HfTrace);
     assert!(full.steps.len() > 300, "{} steps", full.steps.len());
     // The late results found their calls in the whole read.
@@ -45,36 +37,5 @@ fn a_long_trace_visited_equals_the_whole_read() {
         })
         .unwrap();
     assert!(late_step.observation.contains("exit code"), "{late_step:?}");
-    let want: Vec<Step> = full
-        .steps
-        .iter()
-        .map(|s| Step {
-            context: None,
-            ..s.clone()
-        })
-        .collect();
-    for threshold in [8, 64, SLIM_ABOVE] {
-        let mut visited = Vec::new();
-        let header = visit_bounded(&path, threshold, &mut |step| {
-            visited.push(step);
-            Ok(())
-        })
-        .unwrap()
-        .expect("read record by record");
-        assert_eq!(visited.len(), want.len(), "threshold {threshold}");
-        for (got, want) in visited.iter().zip(&want) {
-            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
-        }
-        assert_eq!(header.warnings, full.warnings);
-        assert_eq!(header.task, full.task);
-        assert_eq!(header.instance_id, full.instance_id);
-        assert_eq!(header.agent, full.agent);
-        assert_eq!(header.model, full.model);
-        let summaries = bounded_summaries(&path, threshold).unwrap().unwrap();
-        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
-    }
-    let matcher = Matcher::new(RuleSet::defaults().rules).0;
-    let (tally, summary) = tally_visited(&path, &matcher).unwrap().unwrap();
-    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
-    assert_eq!(summary, TrajectorySummary::of(&full));
+    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
 }

@@ -11,12 +11,13 @@
 mod corpus;
 #[path = "support/long_logs.rs"]
 mod long_logs;
+#[path = "support/visited.rs"]
+mod visited;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
+use trajscope::formats::{Loaded, SLIM_ABOVE, load_file};
+use trajscope::model::Format;
 
 fn sample(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -27,56 +28,12 @@ fn sample(rel: &str) -> PathBuf {
 const V1: &str = "mini-swe-agent/tinycalc__tinycalc-1/tinycalc__tinycalc-1.traj.json";
 const V2: &str = "mini-swe-agent-v2/tinycalc__tinycalc-2/tinycalc__tinycalc-2.traj.json";
 
-fn whole(path: &Path) -> Trajectory {
-    match load_file(path).unwrap() {
-        Loaded::Trajectories(mut ts) => {
-            assert_eq!(ts.len(), 1);
-            ts.remove(0)
-        }
-        Loaded::Results(_) => panic!("not a trajectory"),
-    }
-}
-
 /// Checks the bounded read of `path` against the whole read at each threshold.
 fn check(path: &Path, thresholds: &[usize]) -> usize {
     let shown = path.display().to_string();
-    let full = whole(path);
+    let full = visited::whole_read(path);
     assert_eq!(full.format, Format::MiniSweAgent, "{shown}");
-    let want: Vec<Step> = full
-        .steps
-        .iter()
-        .map(|s| Step {
-            context: None,
-            ..s.clone()
-        })
-        .collect();
-    for &threshold in thresholds {
-        let mut visited = Vec::new();
-        let header = visit_bounded(path, threshold, &mut |step| {
-            visited.push(step);
-            Ok(())
-        })
-        .unwrap()
-        .unwrap_or_else(|| panic!("{shown}: not read record by record"));
-        assert_eq!(visited.len(), want.len(), "{shown}, threshold {threshold}");
-        for (got, want) in visited.iter().zip(&want) {
-            assert_eq!(
-                got, want,
-                "{shown}, threshold {threshold}, step {}",
-                want.index
-            );
-        }
-        let mut held = header.clone();
-        held.steps = full.steps.clone();
-        held.messages = full.messages.clone();
-        assert_eq!(held, full, "{shown}: header, threshold {threshold}");
-        let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
-        assert_eq!(summaries, vec![TrajectorySummary::of(&full)], "{shown}");
-    }
-    let matcher = Matcher::new(RuleSet::defaults().rules).0;
-    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
-    assert_eq!(tally, TrajectoryTally::of(&matcher, &full), "{shown}");
-    assert_eq!(summary, TrajectorySummary::of(&full), "{shown}");
+    visited::assert_visit_equals_whole(path, &full, thresholds);
     full.steps.len()
 }
 

@@ -17,7 +17,7 @@ pub use swe_command::{WINDOWED_COMMANDS, swe_command};
 
 /// What the agent asked the environment to do.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Action {
+pub enum EnvAction {
     /// A bash command, run the way the agent runs commands.
     Shell { command: String },
     /// A tool with arguments: SWE-agent's `open`/`edit`/…, `str_replace_editor`, Claude Code's
@@ -33,9 +33,9 @@ pub enum Action {
     Reject { message: String },
 }
 
-impl Action {
-    pub fn tool(name: &str, args: Value) -> Action {
-        Action::Tool {
+impl EnvAction {
+    pub fn tool(name: &str, args: Value) -> EnvAction {
+        EnvAction::Tool {
             name: name.to_string(),
             args: match args {
                 Value::Object(map) => map,
@@ -47,10 +47,10 @@ impl Action {
     /// One line for reports: the command, or `name(args)`.
     pub fn summary(&self) -> String {
         let line = match self {
-            Action::Shell { command } => command.clone(),
-            Action::Tool { name, args } => format!("{name} {}", Value::Object(args.clone())),
-            Action::Submit => "submit".into(),
-            Action::Reject { message } => format!("(rejected) {message}"),
+            EnvAction::Shell { command } => command.clone(),
+            EnvAction::Tool { name, args } => format!("{name} {}", Value::Object(args.clone())),
+            EnvAction::Submit => "submit".into(),
+            EnvAction::Reject { message } => format!("(rejected) {message}"),
         };
         line.lines()
             .next()
@@ -65,7 +65,7 @@ impl Action {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     pub id: Option<String>,
-    pub action: Action,
+    pub action: EnvAction,
 }
 
 /// An answer the agent would not accept, with the message it sends back to the model.
@@ -128,7 +128,7 @@ pub fn parse_answer(dialect: &Dialect, answer: &Message) -> Result<Vec<Call>, Fo
             }
             Ok(vec![Call {
                 id: None,
-                action: Action::Shell {
+                action: EnvAction::Shell {
                     command: actions[0].trim().to_string(),
                 },
             }])
@@ -136,7 +136,7 @@ pub fn parse_answer(dialect: &Dialect, answer: &Message) -> Result<Vec<Call>, Fo
         Agent::Llama => Ok(llama_calls(text)),
         Agent::ClaudeCode => Ok(vec![Call {
             id: None,
-            action: Action::Submit,
+            action: EnvAction::Submit,
         }]),
         Agent::OpenHands => Err(error(OPENHANDS_NO_CALL, "no tool call")),
         Agent::Generic => Err(error(GENERIC_NO_CALL, "no tool call")),
@@ -183,8 +183,8 @@ fn llama_calls(text: &str) -> Vec<Call> {
             .as_deref()
             .and_then(|a| serde_json::from_str::<Value>(a).ok())
         {
-            Some(args) => Action::tool(&name, args),
-            None => Action::Reject {
+            Some(args) => EnvAction::tool(&name, args),
+            None => EnvAction::Reject {
                 message: format!(
                     "ERROR - Could not parse tool call: Tool call invalid syntax: {name}(…)"
                 ),
@@ -231,13 +231,13 @@ pub fn from_tool_call(dialect: &Dialect, call: &ToolCall) -> Call {
     let name = call.name.as_str();
     let action = match name {
         "bash" | "Bash" | "execute_bash" | "shell" | "run" | "run_command" | "execute_command"
-        | "terminal" | "exec_command" | "local_shell" => Action::Shell { command: command() },
-        "submit" | "finish" | "exit_forfeit" if dialect.agent != Agent::Llama => Action::Submit,
-        "finish" => Action::tool("finish", Value::Object(args)),
+        | "terminal" | "exec_command" | "local_shell" => EnvAction::Shell { command: command() },
+        "submit" | "finish" | "exit_forfeit" if dialect.agent != Agent::Llama => EnvAction::Submit,
+        "finish" => EnvAction::tool("finish", Value::Object(args)),
         _ if dialect.agent == Agent::SweAgent && name != "str_replace_editor" => {
             swe_command::from_function_call(name, &args)
         }
-        _ => Action::Tool {
+        _ => EnvAction::Tool {
             name: name.to_string(),
             args,
         },

@@ -8,7 +8,7 @@
 //! driver (`replay::driver`) performs the instructions and reports the elapsed time with each event,
 //! so every path is testable without a model or a shell.
 
-use super::action::{Action, Call, parse_answer};
+use super::action::{Call, EnvAction, parse_answer};
 use super::dialect::Dialect;
 use super::executor::Observation;
 use super::fork::LiveStep;
@@ -396,14 +396,14 @@ fn thought(text: &str) -> String {
 }
 
 /// The action as a step's `action` field shows it: the whole command, or `name {args}`.
-fn action_text(action: &Action) -> String {
+fn action_text(action: &EnvAction) -> String {
     match action {
-        Action::Shell { command } => command.clone(),
-        Action::Tool { name, args } => {
+        EnvAction::Shell { command } => command.clone(),
+        EnvAction::Tool { name, args } => {
             format!("{name} {}", serde_json::Value::Object(args.clone()))
         }
-        Action::Submit => "submit".into(),
-        Action::Reject { message } => format!("(rejected) {message}"),
+        EnvAction::Submit => "submit".into(),
+        EnvAction::Reject { message } => format!("(rejected) {message}"),
     }
 }
 

@@ -6,7 +6,7 @@
 //! running container reached through a launcher (`docker exec -i NAME`): there, commands run
 //! for real in the container's files, nothing is copied and no path is mapped.
 
-use super::action::Action;
+use super::action::EnvAction;
 use super::dialect::{Agent, Dialect};
 use super::files::{Confined, ContainerFiles, Files};
 use super::paths::PathMap;
@@ -98,9 +98,9 @@ impl Observation {
 }
 
 /// How `dialect`'s agent would carry out `action`.
-pub fn support(dialect: &Dialect, action: &Action) -> Support {
+pub fn support(dialect: &Dialect, action: &EnvAction) -> Support {
     match action {
-        Action::Shell { command } => {
+        EnvAction::Shell { command } => {
             if dialect.agent == Agent::SweAgent
                 && let Some(word) = compound_windowed(command)
             {
@@ -110,9 +110,9 @@ pub fn support(dialect: &Dialect, action: &Action) -> Support {
             }
             Support::Shell
         }
-        Action::Submit => Support::Native("submit".into()),
-        Action::Reject { .. } => Support::Native("format error".into()),
-        Action::Tool { name, .. } => {
+        EnvAction::Submit => Support::Native("submit".into()),
+        EnvAction::Reject { .. } => Support::Native("format error".into()),
+        EnvAction::Tool { name, .. } => {
             let native = match dialect.agent {
                 Agent::SweAgent => {
                     super::action::WINDOWED_COMMANDS.contains(&name.as_str())
@@ -269,7 +269,7 @@ impl Executor {
 
     /// Carries out `action`. `Err` only when the environment itself failed; a failing command
     /// or a refused tool call is an observation.
-    pub fn execute(&mut self, action: &Action) -> Result<Observation, ExecError> {
+    pub fn execute(&mut self, action: &EnvAction) -> Result<Observation, ExecError> {
         let support = support(&self.dialect, action);
         if let Support::Unsupported(why) = &support {
             return Ok(Observation {
@@ -282,9 +282,9 @@ impl Executor {
             });
         }
         let mut obs = match action {
-            Action::Shell { command } => self.shell(command)?,
-            Action::Submit => self.submit()?,
-            Action::Reject { message } => Observation {
+            EnvAction::Shell { command } => self.shell(command)?,
+            EnvAction::Submit => self.submit()?,
+            EnvAction::Reject { message } => Observation {
                 text: message.clone(),
                 exit_code: None,
                 timed_out: false,
@@ -292,7 +292,7 @@ impl Executor {
                 submitted: None,
                 support,
             },
-            Action::Tool { name, args } => {
+            EnvAction::Tool { name, args } => {
                 let args = self.map_args(args);
                 self.files.take_refusal();
                 let mut out = self.tool(name, &args);

@@ -4,7 +4,7 @@
 //! reported with a short diff. Also a dry run that only says how each step would be replayed
 //! (for a log whose repository is not at hand).
 
-use super::action::{Action, Call, WINDOWED_COMMANDS};
+use super::action::{Call, EnvAction, WINDOWED_COMMANDS};
 use super::dialect::{Agent, Dialect};
 use super::executor::{ExecError, Executor, Support, support};
 use super::normalise::{normalise, short_diff};
@@ -191,7 +191,7 @@ fn custom_commands(t: &Trajectory, dialect: &Dialect) -> Vec<String> {
 /// Why these calls cannot be replayed, if they cannot.
 fn blocked(dialect: &Dialect, calls: &[Call], custom: &[String]) -> Option<String> {
     for call in calls {
-        if let Action::Shell { command } = &call.action {
+        if let EnvAction::Shell { command } = &call.action {
             let first = command.split_whitespace().next().unwrap_or("");
             if custom.iter().any(|c| c == first) {
                 return Some(format!(
@@ -345,7 +345,7 @@ pub fn plan(t: &Trajectory, dialect: &Dialect, until: usize) -> Vec<PlannedStep>
                             let programs: Vec<String> = calls
                                 .iter()
                                 .filter_map(|c| match &c.action {
-                                    Action::Shell { command } => {
+                                    EnvAction::Shell { command } => {
                                         Some(environment_programs(command))
                                     }
                                     _ => None,

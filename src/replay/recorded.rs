@@ -2,7 +2,7 @@
 //! text action read the way its agent read it. A step whose answer the agent rejected is its
 //! format error, so that replaying it checks the parser too.
 
-use super::action::{self, Action, Call, FormatError};
+use super::action::{self, Call, EnvAction, FormatError};
 use super::dialect::{Agent, Dialect};
 use crate::model::{Message, Step, Trajectory};
 use regex::Regex;
@@ -52,7 +52,7 @@ pub fn recorded(dialect: &Dialect, step: &Step) -> Recorded {
             if step.response.is_empty() && dialect.agent == Agent::MiniSweAgent {
                 return Recorded::Calls(vec![Call {
                     id: None,
-                    action: Action::Shell {
+                    action: EnvAction::Shell {
                         command: step.action.clone(),
                     },
                 }]);
@@ -121,7 +121,7 @@ mod tests {
             recorded(&d, &step),
             Recorded::Calls(vec![Call {
                 id: None,
-                action: Action::tool(
+                action: EnvAction::tool(
                     "open",
                     json!({"argv": ["src/marshmallow/fields.py", "1474"]})
                 )
@@ -138,7 +138,7 @@ mod tests {
             recorded(&d, &calls),
             Recorded::Calls(vec![Call {
                 id: None,
-                action: Action::Shell {
+                action: EnvAction::Shell {
                     command: "python tests/missing_colon.py".into()
                 }
             }])

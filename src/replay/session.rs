@@ -11,8 +11,8 @@ use super::fork::{ForkError, ForkWriter, LiveStep};
 use super::input::{StepInput, tools_used};
 use super::sandbox::{Bubblewrap, Policy};
 use super::{
-    Action, CopyKind, Dialect, ExecError, Executor, Limits, PrefixOptions, PrefixReport, Sandbox,
-    StepOutcome, StepReplay, Workspace, WorkspaceError, detect_root, parse_answer,
+    CopyKind, Dialect, EnvAction, ExecError, Executor, Limits, PrefixOptions, PrefixReport,
+    Sandbox, StepOutcome, StepReplay, Workspace, WorkspaceError, detect_root, parse_answer,
 };
 use crate::backend::{Backend, CancellationToken, Completion, Sampling};
 use crate::model::{ForkOrigin, Message, Trajectory, Usage};
@@ -341,7 +341,7 @@ pub fn parsed_action(
         Ok(calls) => calls
             .iter()
             .map(|c| match &c.action {
-                Action::Shell { command } => command.clone(),
+                EnvAction::Shell { command } => command.clone(),
                 other => other.summary(),
             })
             .collect::<Vec<_>>()

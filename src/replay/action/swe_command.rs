@@ -2,7 +2,7 @@
 //! `end_of_edit`, `search_dir term dir`, …) become tool actions with the arguments bash would
 //! have passed; `submit` ends the run; anything else is a shell command.
 
-use super::Action;
+use super::EnvAction;
 use serde_json::{Map, Value, json};
 
 /// The commands SWE-agent's windowed tools define (0.x and 1.x).
@@ -24,12 +24,12 @@ fn words_arg(words: &[&str]) -> Value {
 }
 
 /// The action of a SWE-agent text command (`action` as the log records it).
-pub fn swe_command(action: &str) -> Action {
+pub fn swe_command(action: &str) -> EnvAction {
     let text = action.trim_matches(|c: char| c == '\n' || c == ' ');
     let first_line = text.lines().next().unwrap_or("");
     let name = first_line.split_whitespace().next().unwrap_or("");
     if text == "submit" {
-        return Action::Submit;
+        return EnvAction::Submit;
     }
     // 0.x `edit start:end` + lines + `end_of_edit`: the body is raw text, not shell words.
     if name == "edit" {
@@ -44,7 +44,7 @@ pub fn swe_command(action: &str) -> Action {
             if end > 0 {
                 replacement.push('\n');
             }
-            return Action::tool(
+            return EnvAction::tool(
                 "edit",
                 json!({"line_range": range, "replacement_text": replacement}),
             );
@@ -54,7 +54,7 @@ pub fn swe_command(action: &str) -> Action {
         return str_replace_editor_line(text);
     }
     if !WINDOWED_COMMANDS.contains(&name) {
-        return Action::Shell {
+        return EnvAction::Shell {
             command: text.to_string(),
         };
     }
@@ -72,7 +72,7 @@ pub fn swe_command(action: &str) -> Action {
                     if let Some(all) = args.get(2) {
                         map.insert("replace_all".into(), json!(!all.is_empty()));
                     }
-                    Action::Tool {
+                    EnvAction::Tool {
                         name: "edit".into(),
                         args: map,
                     }
@@ -83,26 +83,26 @@ pub fn swe_command(action: &str) -> Action {
                     if let Some(line) = args.get(1) {
                         map.insert("line".into(), json!(line));
                     }
-                    Action::Tool {
+                    EnvAction::Tool {
                         name: "insert".into(),
                         args: map,
                     }
                 }
-                _ => Action::tool(name, json!({ "argv": words_arg(args) })),
+                _ => EnvAction::tool(name, json!({ "argv": words_arg(args) })),
             }
         }
         // `open a.py && ls`: the windowed functions inside a larger shell line.
-        _ => Action::Shell {
+        _ => EnvAction::Shell {
             command: text.to_string(),
         },
     }
 }
 
 /// `str_replace_editor view /p --view_range 1 10` → the tool-call arguments.
-fn str_replace_editor_line(text: &str) -> Action {
+fn str_replace_editor_line(text: &str) -> EnvAction {
     let pipelines = crate::diff::parse_shell(text);
     let Some(command) = pipelines.first().and_then(|p| p.commands.first()) else {
-        return Action::Shell {
+        return EnvAction::Shell {
             command: text.to_string(),
         };
     };
@@ -142,7 +142,7 @@ fn str_replace_editor_line(text: &str) -> Action {
     for (key, value) in ["command", "path"].iter().zip(positional) {
         args.insert(key.to_string(), json!(value));
     }
-    Action::Tool {
+    EnvAction::Tool {
         name: "str_replace_editor".into(),
         args,
     }
@@ -150,7 +150,7 @@ fn str_replace_editor_line(text: &str) -> Action {
 
 /// SWE-agent 1.x's windowed commands called as functions (`open` with `{"path": …}`), in the
 /// same shape as the text commands.
-pub fn from_function_call(name: &str, args: &Map<String, Value>) -> Action {
+pub fn from_function_call(name: &str, args: &Map<String, Value>) -> EnvAction {
     let s = |k: &str| {
         args.get(k).map(|v| match v {
             Value::String(s) => s.clone(),
@@ -162,25 +162,25 @@ pub fn from_function_call(name: &str, args: &Map<String, Value>) -> Action {
         json!({ "argv": words })
     };
     match name {
-        "open" => Action::tool("open", argv(&["path", "line_number"])),
-        "goto" => Action::tool("goto", argv(&["line_number"])),
-        "scroll_up" | "scroll_down" => Action::tool(name, json!({"argv": []})),
-        "create" => Action::tool("create", argv(&["filename"])),
-        "search_dir" => Action::tool("search_dir", argv(&["search_term", "dir"])),
-        "search_file" => Action::tool("search_file", argv(&["search_term", "file"])),
-        "find_file" => Action::tool("find_file", argv(&["file_name", "dir"])),
-        "edit" if args.contains_key("search") => Action::Tool {
+        "open" => EnvAction::tool("open", argv(&["path", "line_number"])),
+        "goto" => EnvAction::tool("goto", argv(&["line_number"])),
+        "scroll_up" | "scroll_down" => EnvAction::tool(name, json!({"argv": []})),
+        "create" => EnvAction::tool("create", argv(&["filename"])),
+        "search_dir" => EnvAction::tool("search_dir", argv(&["search_term", "dir"])),
+        "search_file" => EnvAction::tool("search_file", argv(&["search_term", "file"])),
+        "find_file" => EnvAction::tool("find_file", argv(&["file_name", "dir"])),
+        "edit" if args.contains_key("search") => EnvAction::Tool {
             name: "edit".into(),
             args: args.clone(),
         },
-        "edit" => Action::tool(
+        "edit" => EnvAction::tool(
             "edit",
             json!({
                 "line_range": format!("{}:{}", s("start_line").unwrap_or_default(), s("end_line").unwrap_or_default()),
                 "replacement_text": s("replacement_text").unwrap_or_default(),
             }),
         ),
-        _ => Action::Tool {
+        _ => EnvAction::Tool {
             name: name.to_string(),
             args: args.clone(),
         },
@@ -191,9 +191,9 @@ pub fn from_function_call(name: &str, args: &Map<String, Value>) -> Action {
 mod tests {
     use super::*;
 
-    fn argv(a: &Action) -> Vec<String> {
+    fn argv(a: &EnvAction) -> Vec<String> {
         match a {
-            Action::Tool { args, .. } => args["argv"]
+            EnvAction::Tool { args, .. } => args["argv"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -218,23 +218,23 @@ mod tests {
             ["class Plot("]
         );
         assert_eq!(argv(&swe_command("scroll_down")), Vec::<String>::new());
-        assert_eq!(swe_command("submit\n"), Action::Submit);
+        assert_eq!(swe_command("submit\n"), EnvAction::Submit);
         assert_eq!(
             swe_command("python reproduce.py\n"),
-            Action::Shell {
+            EnvAction::Shell {
                 command: "python reproduce.py".into()
             }
         );
         assert_eq!(
             swe_command("open a.py && ls"),
-            Action::Shell {
+            EnvAction::Shell {
                 command: "open a.py && ls".into()
             }
         );
         let edit = swe_command("edit 1:1\nfrom x import y\n\nprint(y)\nend_of_edit\n");
         assert_eq!(
             edit,
-            Action::tool(
+            EnvAction::tool(
                 "edit",
                 json!({"line_range": "1:1", "replacement_text": "from x import y\n\nprint(y)\n"})
             )
@@ -242,7 +242,7 @@ mod tests {
         let replace = swe_command("edit 'return int(a)' '# round\n        return int(round(a))'");
         assert_eq!(
             replace,
-            Action::tool(
+            EnvAction::tool(
                 "edit",
                 json!({"search": "return int(a)", "replace": "# round\n        return int(round(a))"})
             )
@@ -254,7 +254,7 @@ mod tests {
         let a = swe_command("str_replace_editor view /testbed/a.py --view_range 3 9");
         assert_eq!(
             a,
-            Action::tool(
+            EnvAction::tool(
                 "str_replace_editor",
                 json!({"command": "view", "path": "/testbed/a.py", "view_range": [3, 9]})
             )
@@ -264,7 +264,7 @@ mod tests {
         );
         assert_eq!(
             a,
-            Action::tool(
+            EnvAction::tool(
                 "str_replace_editor",
                 json!({"command": "str_replace", "path": "/t/a.py", "old_str": "x = 1", "new_str": "x = 2"})
             )

@@ -7,7 +7,7 @@ fn dialect(agent: Agent) -> Dialect {
     Dialect::new(agent)
 }
 
-fn one(dialect: &Dialect, answer: &Message) -> Action {
+fn one(dialect: &Dialect, answer: &Message) -> EnvAction {
     let mut calls = parse_answer(dialect, answer).unwrap();
     assert_eq!(calls.len(), 1, "{calls:?}");
     calls.remove(0).action
@@ -24,7 +24,7 @@ fn swe_agent_thought_and_fenced_command() {
     );
     assert_eq!(
         one(&d, &answer),
-        Action::tool("create", json!({"argv": ["reproduce.py"]}))
+        EnvAction::tool("create", json!({"argv": ["reproduce.py"]}))
     );
     let err = parse_answer(&d, &Message::assistant("I think we are done here.")).unwrap_err();
     assert!(
@@ -55,7 +55,7 @@ fn swe_agent_function_calls() {
     );
     assert_eq!(
         calls[0].action,
-        Action::tool("find_file", json!({"argv": ["missing_colon.py"]}))
+        EnvAction::tool("find_file", json!({"argv": ["missing_colon.py"]}))
     );
     answer.tool_calls.push(ToolCall::new("submit", "{}"));
     let err = parse_answer(&d, &answer).unwrap_err();
@@ -70,7 +70,7 @@ fn swe_agent_function_calls() {
     );
     let mut submit = Message::assistant("");
     submit.tool_calls = vec![ToolCall::new("submit", "{}")];
-    assert_eq!(one(&d, &submit), Action::Submit);
+    assert_eq!(one(&d, &submit), EnvAction::Submit);
 }
 
 /// mini-swe-agent's own test trajectory (`mswea_bash_command` blocks) and its format error.
@@ -85,7 +85,7 @@ fn mini_swe_agent_text_mode() {
     );
     assert_eq!(
         one(&d, &answer),
-        Action::Shell {
+        EnvAction::Shell {
             command: "echo 'hello world'".into()
         }
     );
@@ -106,7 +106,7 @@ fn mini_swe_agent_text_mode() {
     );
     assert_eq!(
         one(&d, &submit),
-        Action::Shell {
+        EnvAction::Shell {
             command:
                 "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached"
                     .into()
@@ -127,7 +127,7 @@ fn mini_swe_agent_tool_calls() {
     }];
     assert_eq!(
         one(&d, &answer),
-        Action::Shell {
+        EnvAction::Shell {
             command: "ls -la".into()
         }
     );
@@ -144,7 +144,7 @@ fn llama_pythonic_calls() {
     let names: Vec<String> = calls
         .iter()
         .map(|c| match &c.action {
-            Action::Tool { name, args } => format!("{name}:{}", args["path"].as_str().unwrap()),
+            EnvAction::Tool { name, args } => format!("{name}:{}", args["path"].as_str().unwrap()),
             other => format!("{other:?}"),
         })
         .collect();
@@ -157,7 +157,7 @@ fn llama_pythonic_calls() {
         ]
     );
     let finish = parse_answer(&d, &Message::assistant("[finish()]")).unwrap();
-    assert_eq!(finish[0].action, Action::tool("finish", json!({})));
+    assert_eq!(finish[0].action, EnvAction::tool("finish", json!({})));
     assert!(
         parse_answer(&d, &Message::assistant("Let me think about it."))
             .unwrap()
@@ -169,7 +169,7 @@ fn llama_pythonic_calls() {
     )
     .unwrap();
     assert!(
-        matches!(&broken[0].action, Action::Reject { message } if message.starts_with("ERROR - Could not parse tool call"))
+        matches!(&broken[0].action, EnvAction::Reject { message } if message.starts_with("ERROR - Could not parse tool call"))
     );
 }
 
@@ -188,14 +188,14 @@ fn other_agents_tool_calls() {
     let calls = parse_answer(&cc, &answer).unwrap();
     assert_eq!(
         calls[0].action,
-        Action::Shell {
+        EnvAction::Shell {
             command: "python -m pytest tests/".into()
         }
     );
-    assert!(matches!(&calls[1].action, Action::Tool { name, .. } if name == "Read"));
+    assert!(matches!(&calls[1].action, EnvAction::Tool { name, .. } if name == "Read"));
     assert_eq!(
         one(&cc, &Message::assistant("All done: the tests pass.")),
-        Action::Submit
+        EnvAction::Submit
     );
 
     let oh = dialect(Agent::OpenHands);
@@ -206,12 +206,12 @@ fn other_agents_tool_calls() {
     )];
     assert_eq!(
         one(&oh, &answer),
-        Action::Shell {
+        EnvAction::Shell {
             command: "ls -l /workspace/ponylang__ponyc__0.1".into()
         }
     );
     answer.tool_calls = vec![ToolCall::new("finish", "{}")];
-    assert_eq!(one(&oh, &answer), Action::Submit);
+    assert_eq!(one(&oh, &answer), EnvAction::Submit);
     assert!(
         parse_answer(&oh, &Message::assistant("What next?"))
             .unwrap_err()
@@ -227,7 +227,7 @@ fn other_agents_tool_calls() {
     )];
     assert_eq!(
         one(&codex, &answer),
-        Action::Shell {
+        EnvAction::Shell {
             command: "sed -n '1,40p' calc.py".into()
         }
     );

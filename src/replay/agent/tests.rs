@@ -84,7 +84,7 @@ fn an_action_is_executed_and_its_observation_goes_back_as_the_agent_words_it() {
         instructions,
         vec![Instruction::Execute(vec![Call {
             id: None,
-            action: Action::Shell {
+            action: EnvAction::Shell {
                 command: "ls".into()
             }
         }])]

@@ -26,8 +26,8 @@ fn executor(agent: Agent, repo: &Path, root: &str) -> Executor {
     Executor::new(dialect, Sandbox::Scratch(ws), Some(root), Limits::default()).unwrap()
 }
 
-fn shell(c: &str) -> Action {
-    Action::Shell { command: c.into() }
+fn shell(c: &str) -> EnvAction {
+    EnvAction::Shell { command: c.into() }
 }
 
 #[test]
@@ -125,7 +125,7 @@ fn unsupported_tools_are_reported_not_run() {
     let repo = git_repo();
     let mut ex = executor(Agent::SweAgent, repo.path(), "/r");
     let obs = ex
-        .execute(&Action::tool(
+        .execute(&EnvAction::tool(
             "rover_search_class",
             json!({"class_name": "X"}),
         ))
@@ -170,7 +170,7 @@ fn container_mode_runs_through_the_launcher() {
     assert_eq!(obs.text, format!("{root}\n"));
     let file = format!("{root}/pkg/calc.py");
     let obs = ex
-        .execute(&Action::tool(
+        .execute(&EnvAction::tool(
             "str_replace_editor",
             json!({"command": "str_replace", "path": file, "old_str": "x // 2", "new_str": "x / 2"}),
         ))
@@ -201,7 +201,7 @@ fn native_tools_refuse_paths_outside_the_workspace() {
     let outside = dir.path().join("x.txt");
     let args =
         json!({"command": "create", "path": outside.to_string_lossy(), "file_text": "pwned"});
-    let call = Action::Tool {
+    let call = EnvAction::Tool {
         name: "str_replace_editor".into(),
         args: args.as_object().unwrap().clone(),
     };
@@ -218,7 +218,7 @@ fn native_tools_refuse_paths_outside_the_workspace() {
     // `..` out of the recorded root is refused the same way; inside it still works.
     let args = json!({"command": "create", "path": "/testbed/../escaped.txt", "file_text": "x"});
     let obs = ex
-        .execute(&Action::Tool {
+        .execute(&EnvAction::Tool {
             name: "str_replace_editor".into(),
             args: args.as_object().unwrap().clone(),
         })
@@ -230,7 +230,7 @@ fn native_tools_refuse_paths_outside_the_workspace() {
     );
     let args = json!({"command": "create", "path": "/testbed/new.py", "file_text": "x = 1\n"});
     let obs = ex
-        .execute(&Action::Tool {
+        .execute(&EnvAction::Tool {
             name: "str_replace_editor".into(),
             args: args.as_object().unwrap().clone(),
         })
