@@ -8,64 +8,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/long_logs.rs"]
+mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use trajscope::formats::{Loaded, load_file, visit_bounded};
 use trajscope::model::Format;
-
-/// The sample's messages: system and task once, the rest repeated `cycles` times. Every
-/// fifth cycle's answers come after the next cycle's first call, so that a step waits for
-/// its answer while later steps start.
-fn long_chat(cycles: usize) -> Vec<Value> {
-    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-trajectories/chat/tinycalc__tinycalc-1.jsonl");
-    let messages: Vec<Value> = std::fs::read_to_string(sample)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let start = messages
-        .iter()
-        .position(|m| m["role"] == "assistant")
-        .unwrap();
-    let mut out: Vec<Value> = messages[..start].to_vec();
-    let mut late = Vec::new();
-    for n in 0..cycles {
-        for message in &messages[start..] {
-            let mut m = message.clone();
-            if let Some(calls) = m["tool_calls"].as_array_mut() {
-                for call in calls {
-                    let id = call["id"].as_str().unwrap().to_string();
-                    call["id"] = json!(format!("{id}_{n}"));
-                }
-            }
-            if let Some(id) = m["tool_call_id"].as_str() {
-                m["tool_call_id"] = json!(format!("{id}_{n}"));
-                if n % 3 == 1 {
-                    m["content"] = json!(format!("{n}: {}", "FAILED test_x\n".repeat(60)));
-                }
-                if n % 5 == 2 {
-                    late.push(m);
-                    continue;
-                }
-            }
-            out.push(m);
-            if m_is_call(&out) && n % 5 == 3 {
-                out.append(&mut late);
-            }
-        }
-    }
-    out.append(&mut late);
-    out
-}
-
-fn m_is_call(out: &[Value]) -> bool {
-    out.last().is_some_and(|m| m["tool_calls"].is_array())
-}
 
 fn visited_equals_whole(path: &Path) {
     let full = visited::whole_read(path);
@@ -77,7 +28,7 @@ fn visited_equals_whole(path: &Path) {
 #[test]
 fn a_long_chat_log_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let messages = long_chat(80);
+    let messages = long_logs::long_chat(80);
     // Late answers really come after later calls: the release must wait for them.
     let late_ids = messages
         .iter()
@@ -113,7 +64,7 @@ fn a_long_chat_log_visited_equals_the_whole_read() {
 fn lines_of_whole_conversations_are_not_read_record_by_record() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("conversations.jsonl");
-    let conversation = json!({"messages": long_chat(1)});
+    let conversation = json!({"messages": long_logs::long_chat(1)});
     let text: Vec<String> = (0..30).map(|_| conversation.to_string()).collect();
     std::fs::write(&path, text.join("\n") + "\n").unwrap();
     let visited = visit_bounded(&path, 64, &mut |_| Ok(())).unwrap();

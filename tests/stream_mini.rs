@@ -9,11 +9,12 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
-
+#[path = "support/long_logs.rs"]
+mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use trajscope::formats::{Loaded, SLIM_ABOVE, load_file};
 use trajscope::model::Format;
@@ -68,40 +69,11 @@ fn key_order_and_bare_lists_do_not_matter() {
     assert!(check(&path, &[8, SLIM_ABOVE]) > 5);
 }
 
-/// The sample's turns repeated with their texts numbered, some observations long.
-fn long_mini(out: &Path, cycles: usize) {
-    let mut doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(sample(V2)).unwrap()).unwrap();
-    let messages = doc["messages"].as_array().unwrap().clone();
-    let (head, body) = messages.split_at(2);
-    let (exit, turns) = body.split_last().unwrap();
-    let mut all: Vec<Value> = head.to_vec();
-    let mut n = 0;
-    for _ in 0..cycles {
-        for turn in turns {
-            let mut m = turn.clone();
-            if let Some(text) = m["content"].as_str() {
-                let text = if n % 5 == 3 {
-                    format!("{text}\n{}", "FAILED test_x - AssertionError\n".repeat(40))
-                } else {
-                    text.to_string()
-                };
-                m["content"] = json!(format!("[{n}] {text}"));
-            }
-            all.push(m);
-            n += 1;
-        }
-    }
-    all.push(exit.clone());
-    doc["messages"] = Value::Array(all);
-    std::fs::write(out, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
-}
-
 #[test]
 fn a_long_generated_trajectory_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.traj.json");
-    long_mini(&path, 30);
+    long_logs::long_mini(&path, 30);
     let steps = check(&path, &[8, 64, SLIM_ABOVE]);
     assert!(
         steps > 200,

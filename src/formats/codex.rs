@@ -104,9 +104,11 @@ pub struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
-    pub fn releasing(path: &'a Path) -> Lines<'a> {
+    /// Lines whose steps are let go as they finish ([`Lines::take_released`]); the message
+    /// pool is kept only if `keep_pool` (the lazy open, whose steps show their contexts).
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Lines<'a> {
         let mut rollout = Rollout::new(path);
-        rollout.steps.release_steps(false);
+        rollout.steps.release_steps(keep_pool);
         rollout.releasing = true;
         Lines {
             rollout,

@@ -66,10 +66,11 @@ impl<'a> Events<'a> {
         }
     }
 
-    /// A reader that lets steps go as they finish ([`Events::take_released`]).
-    pub fn releasing(path: &'a Path) -> Events<'a> {
+    /// A reader that lets steps go as they finish ([`Events::take_released`]); the message
+    /// pool is kept only if `keep_pool` (the lazy open, whose steps show their contexts).
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Events<'a> {
         let mut events = Events::new(path);
-        events.session.release_steps(false);
+        events.session.release_steps(keep_pool);
         events
     }
 

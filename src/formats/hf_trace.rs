@@ -56,10 +56,11 @@ impl<'a> Messages<'a> {
         }
     }
 
-    /// A reader that lets steps go as they finish ([`Messages::take_released`]).
-    pub fn releasing(path: &'a Path) -> Messages<'a> {
+    /// A reader that lets steps go as they finish ([`Messages::take_released`]); the message
+    /// pool is kept only if `keep_pool` (the lazy open, whose steps show their contexts).
+    pub fn releasing(path: &'a Path, keep_pool: bool) -> Messages<'a> {
         let mut messages = Messages::new(path);
-        messages.session.release_steps(false);
+        messages.session.release_steps(keep_pool);
         messages
     }
 

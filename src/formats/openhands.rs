@@ -113,14 +113,17 @@ pub struct Events {
     builder: Option<history::Builder>,
     events: usize,
     release: bool,
+    keep_pool: bool,
 }
 
 impl Events {
-    /// Events whose steps are let go as they settle ([`Events::take_released`]), without
-    /// the message pool: what a listing or a tally of a big event list reads.
-    pub fn releasing() -> Events {
+    /// Events whose steps are let go as they settle ([`Events::take_released`]): without
+    /// the message pool, what a listing or a tally of a big event list reads; with it
+    /// (`keep_pool`), what the lazy open's index packs step by step.
+    pub fn releasing(keep_pool: bool) -> Events {
         Events {
             release: true,
+            keep_pool,
             ..Events::default()
         }
     }
@@ -134,11 +137,11 @@ impl Events {
     }
 
     fn push(&mut self, path: &Path, item: HistoryItem) {
-        let release = self.release;
+        let (release, keep_pool) = (self.release, self.keep_pool);
         let builder = self.builder.get_or_insert_with(|| {
             let mut builder = history::Builder::new(Trajectory::new(path, Format::OpenHands));
             if release {
-                builder.release_steps();
+                builder.release_steps(keep_pool);
             }
             builder
         });

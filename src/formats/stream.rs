@@ -46,6 +46,19 @@ pub const SLIM_ABOVE: usize = 512;
 /// they read, so these are read as before (SWE-agent files this big open through their own
 /// scan).
 const COMPARES_TEXTS: &[Format] = &[Format::SweAgent, Format::MiniSweAgent, Format::InspectAi];
+/// Formats where a later record may still change a step that is not the last one read (a
+/// Codex token count goes to the model step it follows, a Kimi cancellation or a chat
+/// log's tool answer to a step before the latest): the start of such a file does not hold
+/// its first steps as the whole file has them, so no part of it is opened ([`open_part`]
+/// gives `None` and the whole index is built instead, record by record).
+const LATE_RECORDS: &[Format] = &[
+    Format::Codex,
+    Format::KimiCli,
+    Format::CopilotCli,
+    Format::Droid,
+    Format::HfTrace,
+    Format::ChatMessages,
+];
 /// Formats whose task is the issue inside wrappers of the first prompt ([`task_from_prompt`]):
 /// when that prompt was slimmed, the wrappers may have been in the part left in the file.
 const WRAPPED_TASKS: &[Format] = &[Format::OpenHands, Format::ChatMessages];
@@ -185,10 +198,9 @@ pub fn open_part(
     let Some(mut trajectories) = read_slim(path, threshold, part, &mut released)? else {
         return Ok(None);
     };
-    if trajectories
-        .iter()
-        .any(|t| COMPARES_TEXTS.contains(&t.format))
-    {
+    if trajectories.iter().any(|t| {
+        COMPARES_TEXTS.contains(&t.format) || (!complete && LATE_RECORDS.contains(&t.format))
+    }) {
         return Ok(None);
     }
     // Steps let go while reading come from a reader of one trajectory per file.

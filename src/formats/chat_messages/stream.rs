@@ -1,7 +1,8 @@
 //! A big chat log read a message at a time as the bounded read ([`crate::formats::stream`])
 //! cuts it (the lines of a JSON Lines log, or the items of a top-level list): the steps
 //! [`super::parse`] builds, each let go once nothing later can change it, and the message
-//! pool only counted. What a listing, a tally or an export of a 1 GB chat log reads.
+//! pool only counted (a listing, a tally or an export of a 1 GB chat log) or kept (the lazy
+//! open, whose steps show their contexts: the pool is what a context indexes into).
 //!
 //! A step is let go once a later step has started and every call of it that has an id has
 //! its answer, or 512 steps later whatever it still waits for. What this read leaves out,
@@ -42,6 +43,8 @@ pub struct Messages<'a> {
     released: Vec<Step>,
     steps: usize,
     pool: usize,
+    /// Keep the message pool in `trajectory.messages` (else only counted in `pool`).
+    keep_pool: bool,
     unknown_roles: usize,
     records: usize,
     /// Lines skipped, said after what the messages say (as the whole read orders them).
@@ -49,8 +52,9 @@ pub struct Messages<'a> {
 }
 
 impl<'a> Messages<'a> {
-    /// A reader of JSON Lines (`lines`) or of a list's items.
-    pub fn new(path: &'a Path, lines: bool) -> Messages<'a> {
+    /// A reader of JSON Lines (`lines`) or of a list's items, keeping the message pool only
+    /// if `keep_pool`.
+    pub fn new(path: &'a Path, lines: bool, keep_pool: bool) -> Messages<'a> {
         Messages {
             path,
             lines,
@@ -59,6 +63,7 @@ impl<'a> Messages<'a> {
             released: Vec::new(),
             steps: 0,
             pool: 0,
+            keep_pool,
             unknown_roles: 0,
             records: 0,
             line_warnings: Vec::new(),
@@ -123,6 +128,9 @@ impl<'a> Messages<'a> {
             Role::User | Role::System => {}
         }
         self.pool += 1;
+        if self.keep_pool {
+            self.trajectory.push_message(message);
+        }
         self.release();
     }
 
@@ -175,7 +183,7 @@ impl<'a> Messages<'a> {
         std::mem::take(&mut self.released)
     }
 
-    /// The trajectory, with the steps still open; its pool is not kept.
+    /// The trajectory, with the steps still open (and the pool, if kept).
     pub fn finish(mut self) -> Result<Vec<Trajectory>, LoadError> {
         if self.unknown_roles > 0 {
             self.trajectory.warnings.push(format!(

@@ -63,9 +63,9 @@ pub struct Builder {
     orphans: usize,
     /// Whether a condensation made the chat differ from the pool's first messages.
     condensed: bool,
-    /// Set when steps are let go as they settle (the bounded read of a big file, which
-    /// reads no context): `t.steps` then holds the steps from `base` on, and the pool is
-    /// only counted.
+    /// Set when steps are let go as they settle (the bounded read of a big file):
+    /// `t.steps` then holds the steps from `base` on, and the pool is only counted unless
+    /// kept (the lazy open's index, whose steps show their contexts).
     release: Option<Release>,
 }
 
@@ -74,6 +74,7 @@ pub struct Builder {
 struct Release {
     base: usize,
     ready: Vec<Step>,
+    keep_pool: bool,
     pool_len: usize,
 }
 
@@ -95,9 +96,12 @@ impl Builder {
     }
 
     /// Lets steps go once [`SETTLE`] steps have started after them
-    /// ([`Builder::take_released`]), and keeps no message pool.
-    pub fn release_steps(&mut self) {
-        self.release = Some(Release::default());
+    /// ([`Builder::take_released`]); keeps the message pool only if `keep_pool`.
+    pub fn release_steps(&mut self, keep_pool: bool) {
+        self.release = Some(Release {
+            keep_pool,
+            ..Release::default()
+        });
     }
 
     /// The steps let go since the last call, in order.
@@ -132,11 +136,11 @@ impl Builder {
 
     fn push_message(&mut self, message: Message) -> u32 {
         match &mut self.release {
-            Some(release) => {
+            Some(release) if !release.keep_pool => {
                 release.pool_len += 1;
                 u32::try_from(release.pool_len - 1).unwrap_or(u32::MAX)
             }
-            None => self.t.push_message(message),
+            _ => self.t.push_message(message),
         }
     }
 

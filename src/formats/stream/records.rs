@@ -6,15 +6,15 @@
 //!
 //! Readers fed this way: Claude Code sessions ([`claude_code::Lines`]), OpenHands event
 //! lists ([`openhands::Events`]), Kimi CLI wire logs and Copilot CLI sessions
-//! ([`kimi_cli::Lines`], [`copilot_cli::Lines`], only when their steps are let go), and
-//! mini-swe-agent trajectories
-//! ([`mini_swe_agent::Messages`], the items of `messages`, cut by [`keyed`]; only when
-//! their steps are let go as they finish); likewise Codex rollouts, chat logs, droid
-//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), Cursor
+//! ([`kimi_cli::Lines`], [`copilot_cli::Lines`]), Codex rollouts, chat logs, droid
+//! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), their
+//! steps let go as they finish, the message pool kept for the lazy open's index; and
+//! mini-swe-agent trajectories ([`mini_swe_agent::Messages`], the items of `messages`, cut
+//! by [`keyed`]; only when their steps are let go and no pool is wanted), Cursor
 //! transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions (both variants:
-//! [`crate::formats::gemini_cli::Messages`]). OTel exports (`otel_genai::Traces`: lines, or
-//! the items of `resourceSpans`) give several trajectories, made at the end: read by the
-//! open, not visited.
+//! [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
+//! lines, or the items of `resourceSpans`) give several trajectories, made at the end: read
+//! by the open, not visited.
 
 mod keyed;
 mod readers;

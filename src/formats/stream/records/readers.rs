@@ -152,8 +152,8 @@ impl Records for MiniItems<'_> {
     }
 }
 
-/// A chat log's messages, only when its steps are let go as they finish (held, the lazy
-/// open's index keeps them as before).
+/// A chat log's messages, when its steps are let go as they finish (its pool kept for the
+/// lazy open's index).
 struct ChatRecords<'a>(chat_messages::Messages<'a>);
 
 impl Records for ChatRecords<'_> {
@@ -239,19 +239,20 @@ pub(super) fn reader<'a>(
         } else {
             Box::new(claude_code::Lines::new(path))
         }),
-        // Its releasing reader keeps no message pool: held whole when the pool is wanted.
         (Format::OpenHands, Shape::Array) => Some(Box::new(OpenHandsItems {
             path,
-            events: if release && !keep_pool {
-                openhands::Events::releasing()
+            events: if release {
+                openhands::Events::releasing(keep_pool)
             } else {
                 openhands::Events::default()
             },
         })),
-        // The next two keep no message pool when they let steps go: a step visit's only.
-        (Format::Codex, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(codex::Lines::releasing(path)))
+        // The next ones keep the message pool while letting steps go when `keep_pool`: the
+        // lazy open's index is packed step by step, each step's context still right.
+        (Format::Codex, Shape::Lines) if release => {
+            Some(Box::new(codex::Lines::releasing(path, keep_pool)))
         }
+        // Keeps no message pool when it lets steps go: a step visit's only.
         (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release && !keep_pool => {
             Some(Box::new(MiniItems {
                 path,
@@ -259,23 +260,24 @@ pub(super) fn reader<'a>(
                 messages: mini_swe_agent::Messages::new(path, true),
             }))
         }
-        (Format::ChatMessages, Shape::Lines | Shape::Array) if release && !keep_pool => {
+        (Format::ChatMessages, Shape::Lines | Shape::Array) if release => {
             Some(Box::new(ChatRecords(chat_messages::Messages::new(
                 path,
                 shape == Shape::Lines,
+                keep_pool,
             ))))
         }
-        (Format::Droid, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(droid::Events::releasing(path)))
+        (Format::Droid, Shape::Lines) if release => {
+            Some(Box::new(droid::Events::releasing(path, keep_pool)))
         }
-        (Format::HfTrace, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(hf_trace::Messages::releasing(path)))
+        (Format::HfTrace, Shape::Lines) if release => {
+            Some(Box::new(hf_trace::Messages::releasing(path, keep_pool)))
         }
-        (Format::KimiCli, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(kimi_cli::Lines::releasing(path, false)))
+        (Format::KimiCli, Shape::Lines) if release => {
+            Some(Box::new(kimi_cli::Lines::releasing(path, keep_pool)))
         }
-        (Format::CopilotCli, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(copilot_cli::Lines::releasing(path, false)))
+        (Format::CopilotCli, Shape::Lines) if release => {
+            Some(Box::new(copilot_cli::Lines::releasing(path, keep_pool)))
         }
         (Format::Cursor, Shape::Lines) if release && !keep_pool => {
             Some(Box::new(cursor::Lines::releasing(path, false)))

@@ -1,0 +1,192 @@
+//! The lazy open's index of a long log of each format whose reader lets steps go as they
+//! finish while keeping the message pool (Codex, Kimi CLI, Copilot CLI, droid, Hugging Face
+//! traces, chat logs as JSON Lines and as a list): built record by record, each step packed
+//! as its reader lets it go, it gives the whole read's steps, contexts and message pool at
+//! every slimming threshold. `show --step N [--context]` of such a file opened lazily
+//! prints what it prints of the file read whole.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/long_logs.rs"]
+mod long_logs;
+
+use serde_json::Value;
+use std::path::Path;
+use trajscope::formats::{
+    Detail, Loaded, SLIM_ABOVE, load_file, open_bounded, open_first, read_bounded,
+};
+use trajscope::model::{Format, Trajectory};
+
+fn whole(path: &Path) -> Trajectory {
+    match load_file(path).unwrap() {
+        Loaded::Trajectories(mut ts) => {
+            assert_eq!(ts.len(), 1);
+            ts.remove(0)
+        }
+        Loaded::Results(_) => panic!("not a trajectory"),
+    }
+}
+
+/// Everything of a trajectory but its steps and pool, as JSON.
+fn header(t: &Trajectory) -> Value {
+    let mut copy = t.clone();
+    copy.steps.clear();
+    copy.messages.clear();
+    copy.lazy = None;
+    serde_json::to_value(copy).unwrap()
+}
+
+fn check(path: &Path, format: Format) {
+    let shown = path.display();
+    let full = whole(path);
+    assert_eq!(full.format, format, "{shown}");
+    assert!(
+        full.steps.len() > 200,
+        "{shown}: {} steps, too few to be let go while reading",
+        full.steps.len()
+    );
+    assert!(
+        full.steps.iter().any(|s| s.context.is_some()),
+        "{shown}: steps with contexts"
+    );
+    for threshold in [8, 64, SLIM_ABOVE] {
+        // Every step and the pool, read back from the packed index.
+        let held = read_bounded(path, threshold, Detail::Full)
+            .unwrap()
+            .expect("read in bounded memory");
+        assert_eq!(held.len(), 1, "{shown}");
+        let held = &held[0];
+        assert_eq!(held.steps.len(), full.steps.len(), "{shown} at {threshold}");
+        for (got, want) in held.steps.iter().zip(&full.steps) {
+            assert_eq!(got, want, "{shown} at {threshold}: step {}", want.index);
+        }
+        assert!(
+            held.messages == full.messages,
+            "{shown} at {threshold}: the message pool"
+        );
+        assert_eq!(header(held), header(&full), "{shown} at {threshold}");
+        // One step at a time, as the app shows it: its context's messages read back.
+        let lazy = open_bounded(path, threshold).unwrap().unwrap().remove(0);
+        assert_eq!(lazy.step_count(), full.steps.len());
+        for (i, want) in full.steps.iter().enumerate().step_by(7) {
+            let one = lazy.load_step(i + 1).unwrap();
+            assert_eq!(
+                &one.steps[0],
+                want,
+                "{shown} at {threshold}: step {}",
+                i + 1
+            );
+            let context = want.context_messages(&full.messages);
+            assert!(!context.is_empty() || want.context.is_none());
+            assert_eq!(
+                one.steps[0].context_messages(&one.messages),
+                context,
+                "{shown} at {threshold}: step {}'s context",
+                i + 1
+            );
+        }
+    }
+}
+
+/// A later record may still change a step read before it (a token count, a cancellation, a
+/// tool answer by id), so the start of the file alone does not give the whole index's first
+/// steps: the first steps of these formats come with the whole index.
+fn check_first(path: &Path) {
+    let first = open_first(path, 3, 4096, &mut |_| {}).unwrap().unwrap();
+    assert!(
+        first.lazy.as_ref().unwrap().is_complete(),
+        "{}: opened whole",
+        path.display()
+    );
+}
+
+fn lines(name: &str, records: &[Value], format: Format) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    long_logs::write_lines(&path, records);
+    check(&path, format);
+    check_first(&path);
+}
+
+#[test]
+fn a_long_codex_rollout_indexed_record_by_record_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout-long.jsonl");
+    long_logs::long_codex(&path, 40);
+    check(&path, Format::Codex);
+    check_first(&path);
+}
+
+#[test]
+fn a_long_kimi_wire_log_indexed_record_by_record_equals_the_whole_read() {
+    lines(
+        "kimi-long.jsonl",
+        &long_logs::long_wire(60),
+        Format::KimiCli,
+    );
+}
+
+#[test]
+fn a_long_copilot_session_indexed_record_by_record_equals_the_whole_read() {
+    lines(
+        "events.jsonl",
+        &long_logs::long_copilot(60),
+        Format::CopilotCli,
+    );
+}
+
+#[test]
+fn a_long_droid_stream_indexed_record_by_record_equals_the_whole_read() {
+    lines(
+        "droid-long.jsonl",
+        &long_logs::long_droid(60),
+        Format::Droid,
+    );
+}
+
+#[test]
+fn a_long_hf_trace_indexed_record_by_record_equals_the_whole_read() {
+    lines(
+        "trace-long.jsonl",
+        &long_logs::long_trace(60),
+        Format::HfTrace,
+    );
+}
+
+#[test]
+fn a_long_chat_log_indexed_record_by_record_equals_the_whole_read() {
+    let messages = long_logs::long_chat(80);
+    lines("chat-long.jsonl", &messages, Format::ChatMessages);
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("chat-long.json");
+    std::fs::write(&list, serde_json::to_string_pretty(&messages).unwrap()).unwrap();
+    check(&list, Format::ChatMessages);
+    check_first(&list);
+}
+
+/// `show --step N [--context]` of a big file (every file is big at
+/// `TRAJSCOPE_LAZY_ABOVE_MB=0`), opened lazily from its start, prints the step and its
+/// context as the whole read does.
+#[test]
+fn show_of_a_big_rollout_reads_its_start_and_prints_the_whole_reads_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout-long.jsonl");
+    long_logs::long_codex(&path, 40);
+    let show = |lazy_above: &str, context: bool| {
+        let mut command = cli::isolated(dir.path());
+        command
+            .env(trajscope::formats::LAZY_ENV, lazy_above)
+            .args(["show", "--step", "150"])
+            .args(context.then_some("--context"))
+            .arg(&path);
+        cli::stdout_of(&mut command)
+    };
+    let (lazy, whole) = (show("0", true), show("100000", true));
+    assert!(lazy.contains("Context at step 150"), "{lazy}");
+    assert_eq!(lazy, whole);
+    let (lazy, whole) = (show("0", false), show("100000", false));
+    assert!(lazy.contains("Step 150/"), "{lazy}");
+    assert_eq!(lazy, whole);
+}
