@@ -4,6 +4,10 @@
 //! (`not_followed_by` … `before`). They run after every rule has
 //! been decided step by step, and only refer to such step-by-step rules.
 
+mod streamed;
+
+pub(crate) use streamed::StreamedSequences;
+
 use super::rule::{Rule, RuleId};
 use super::step_matches::StepMatches;
 use crate::model::Trajectory;
@@ -42,6 +46,11 @@ impl Plan {
             in_a_row: rule.in_a_row,
             cost_above: rule.cost_above,
         })
+    }
+
+    /// The rule these conditions decide.
+    pub(crate) fn rule(&self) -> RuleId {
+        self.rule
     }
 
     /// Clears the rule's matches at the steps where a condition fails.
