@@ -72,10 +72,6 @@ in_a_row = 150
 name = "failure_after_edit"
 matches = "a_failure"
 after = "an_edit"
-
-[[rule]]
-name = "free"
-cost_above = -1.0
 "#;
 
 /// One call and its answer, as a chat log writes them.
@@ -198,7 +194,6 @@ fn sequences_decided_long_after_their_steps_were_let_go() {
     assert_eq!(steps_of("same_listing").len(), 3 * (5 * 51 + 151));
     assert_eq!(steps_of("failures_in_a_row").len(), 3 * 51);
     assert_eq!(steps_of("failures_in_a_row")[0], 2 + 500 + 150);
-    assert_eq!(steps_of("free").len(), 2111);
     assert!(badges_equal(&path, &matchers));
 }
 

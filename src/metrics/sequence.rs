@@ -91,9 +91,9 @@ impl Plan {
     }
 }
 
-/// What the sequence conditions read of a trajectory's steps beyond the rules' counts: a
-/// trajectory held whole, or one whose steps were visited one at a time
-/// (`metrics::visit_tally`), which keeps only these.
+/// What the sequence conditions read of a trajectory's steps beyond the rules' counts (a
+/// trajectory held whole; one whose steps are visited one at a time is decided as they come
+/// by [`StreamedSequences`]).
 pub(crate) trait Facts {
     /// For each step, how many steps in a row up to it had the same (non-empty) action,
     /// and the same observation when `same_observation`.

@@ -61,11 +61,6 @@ impl<'m> StreamedHits<'m> {
         self.hits.shrink_to_fit();
         self.hits
     }
-
-    /// How many steps came.
-    pub(crate) fn steps(&self) -> usize {
-        self.steps
-    }
 }
 
 #[cfg(test)]
@@ -185,7 +180,6 @@ cost_above = 0.05
             for step in &t.steps {
                 streamed.push(step);
             }
-            assert_eq!(streamed.steps(), len);
             let got = streamed.finish(t.usage.cost);
             assert_eq!(got, want, "seed {seed}, {len} steps");
             sequence_hits += got
