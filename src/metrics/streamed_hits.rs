@@ -132,7 +132,9 @@ cost_above = 0.05
     /// A trajectory of `len` steps drawn from `seed`: a few actions and observations, so
     /// that streaks, windows and runs of every length occur.
     fn trajectory(seed: u64, len: usize, costs: bool, total: Option<f64>) -> Trajectory {
-        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut state = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let mut next = |n: u64| {
             state = state
                 .wrapping_mul(6364136223846793005)

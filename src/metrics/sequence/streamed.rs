@@ -93,7 +93,13 @@ impl<'p> StreamedSequences<'p> {
 
     /// Takes step number `step` (1-based, in order) with its step-local counts `row`; hits of
     /// the sequence rules go to `hit` as they are decided (not in step order).
-    pub(crate) fn push(&mut self, step: &Step, number: usize, row: Vec<u32>, hit: &mut Vec<StepHit>) {
+    pub(crate) fn push(
+        &mut self,
+        step: &Step,
+        number: usize,
+        row: Vec<u32>,
+        hit: &mut Vec<StepHit>,
+    ) {
         if self.plans.is_empty() {
             return;
         }
