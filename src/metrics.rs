@@ -42,6 +42,7 @@ mod sparse_tally;
 pub mod stats;
 mod step_conditions;
 mod step_matches;
+mod streamed_hits;
 mod tally;
 mod visit_tally;
 

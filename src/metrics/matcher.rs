@@ -19,6 +19,7 @@ use super::sequence;
 use super::sparse_tally::SparsePlan;
 use super::step_conditions::StepConditions;
 use super::step_matches::StepMatches;
+use super::streamed_hits::StreamedHits;
 use crate::model::{Step, Trajectory};
 use literals::{FieldScanner, Scratch};
 use regex::Regex;
@@ -112,6 +113,16 @@ impl Matcher {
         for plan in &self.sequences {
             plan.apply(facts, matches);
         }
+    }
+
+    /// The sequence conditions, one plan per rule that has any.
+    pub(crate) fn sequences(&self) -> &[sequence::Plan] {
+        &self.sequences
+    }
+
+    /// The hits of steps counted one at a time as they are read and dropped.
+    pub(crate) fn streamed_hits(&self) -> StreamedHits<'_> {
+        StreamedHits::new(self)
     }
 
     /// A scanner of steps one at a time: each step's counts of the rules that look at that

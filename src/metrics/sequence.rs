@@ -4,6 +4,10 @@
 //! (`not_followed_by` … `before`). They run after every rule has
 //! been decided step by step, and only refer to such step-by-step rules.
 
+mod streamed;
+
+pub(crate) use streamed::StreamedSequences;
+
 use super::rule::{Rule, RuleId};
 use super::step_matches::StepMatches;
 use crate::model::Trajectory;
@@ -44,6 +48,11 @@ impl Plan {
         })
     }
 
+    /// The rule these conditions decide.
+    pub(crate) fn rule(&self) -> RuleId {
+        self.rule
+    }
+
     /// Clears the rule's matches at the steps where a condition fails.
     pub(crate) fn apply(&self, facts: &dyn Facts, matches: &mut StepMatches) {
         let steps = matches.steps();
@@ -82,9 +91,9 @@ impl Plan {
     }
 }
 
-/// What the sequence conditions read of a trajectory's steps beyond the rules' counts: a
-/// trajectory held whole, or one whose steps were visited one at a time
-/// (`metrics::visit_tally`), which keeps only these.
+/// What the sequence conditions read of a trajectory's steps beyond the rules' counts (a
+/// trajectory held whole; one whose steps are visited one at a time is decided as they come
+/// by [`StreamedSequences`]).
 pub(crate) trait Facts {
     /// For each step, how many steps in a row up to it had the same (non-empty) action,
     /// and the same observation when `same_observation`.

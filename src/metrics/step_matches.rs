@@ -30,16 +30,6 @@ impl StepMatches {
         }
     }
 
-    /// The table of `steps` rows of `rules` counts each, given row after row.
-    pub(crate) fn from_rows(steps: usize, rules: usize, counts: Vec<u32>) -> StepMatches {
-        debug_assert_eq!(counts.len(), steps * rules);
-        StepMatches {
-            steps,
-            rules,
-            counts,
-        }
-    }
-
     pub fn steps(&self) -> usize {
         self.steps
     }

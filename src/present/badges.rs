@@ -4,21 +4,29 @@
 
 use crate::metrics::{LabelSet, Matcher, StepMatches};
 use crate::model::Trajectory;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// How a label reads among the rule names.
 pub const LABEL_PREFIX: &str = "label: ";
 
-/// The badges of each step (1-based) that has any.
+/// The badges of each step (1-based) that has any. Held for every step of an export before
+/// its first step is written (a sequence rule's match is known only later), so held small:
+/// each distinct list of names once, and per step that has badges a step number and an
+/// index (8 bytes; a 1 GB log's million steps cost a few MB, not the 500 bytes a step a
+/// list of names of its own costs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StepBadges {
-    by_step: BTreeMap<usize, Vec<String>>,
+    /// The distinct lists of badges, in order of first use.
+    lists: Vec<Vec<String>>,
+    /// (step, index in `lists`), by step.
+    by_step: Vec<(u32, u32)>,
 }
 
 impl StepBadges {
     /// No badges at all (a caller that has no rules, a test).
     pub const NONE: StepBadges = StepBadges {
-        by_step: BTreeMap::new(),
+        lists: Vec::new(),
+        by_step: Vec::new(),
     };
 
     /// The badges of `steps` from what matched there: `rules_at` gives the names of the
@@ -28,19 +36,38 @@ impl StepBadges {
         rules_at: impl Fn(usize) -> Vec<&'a str>,
         labels_at: impl Fn(usize) -> Vec<&'a str>,
     ) -> StepBadges {
-        let mut by_step = BTreeMap::new();
+        let mut badges = StepBadges::default();
+        let mut interned: HashMap<Vec<String>, u32> = HashMap::new();
         for step in steps {
+            let Ok(number) = u32::try_from(step) else {
+                continue;
+            };
             let mut names: Vec<String> = rules_at(step).into_iter().map(String::from).collect();
             names.extend(
                 labels_at(step)
                     .into_iter()
                     .map(|l| format!("{LABEL_PREFIX}{l}")),
             );
-            if !names.is_empty() {
-                by_step.insert(step, names);
+            if names.is_empty() {
+                continue;
             }
+            let next = u32::try_from(badges.lists.len()).unwrap_or(u32::MAX);
+            let index = *interned.entry(names).or_insert_with_key(|names| {
+                badges.lists.push(names.clone());
+                next
+            });
+            badges.by_step.push((number, index));
         }
-        StepBadges { by_step }
+        // Callers give steps in order; any other order is sorted, the last list of a step
+        // given twice kept.
+        if !badges.by_step.is_sorted_by_key(|&(step, _)| step) {
+            badges.by_step.reverse();
+            badges.by_step.sort_by_key(|&(step, _)| step);
+            badges.by_step.dedup_by_key(|&mut (step, _)| step);
+        }
+        badges.lists.shrink_to_fit();
+        badges.by_step.shrink_to_fit();
+        badges
     }
 
     /// The badges of every step of `trajectory`: `matcher`'s rules scanned afresh (hidden
@@ -66,37 +93,32 @@ impl StepBadges {
         )
     }
 
-    /// The badges of a trajectory opened lazily, scanned one step at a time as its steps are
-    /// read back: the rules each step matches alone (sequence rules, which look across steps,
-    /// are left out) and the labels saved for it. A step that cannot be read back ends the
-    /// scan: the badges found so far come back with the reason.
+    /// The badges of a trajectory opened lazily, its steps read back one at a time and
+    /// dropped: the rules each step matched, the sequence rules included (decided as the
+    /// steps come, the same as [`StepBadges::scan`] of the whole read), and the labels saved
+    /// for it. A step that cannot be read back ends the scan: the badges found so far come
+    /// back with the reason.
     pub fn scan_lazily(
         matcher: &Matcher,
         trajectory: &Trajectory,
         labels: Option<&LabelSet>,
     ) -> (StepBadges, Result<(), String>) {
-        let mut rules: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-        let mut one = trajectory.clone();
-        one.lazy = None;
+        let mut streamed = matcher.streamed_hits();
         let walked = trajectory.visit_steps(|step| {
-            one.steps = vec![step.clone()];
-            let matches = matcher.scan(&one);
-            let names: Vec<String> = matches
-                .rules_at(1)
-                .filter_map(|id| matcher.rule(id))
-                .filter(|r| !r.hidden)
-                .map(|r| r.name.clone())
-                .collect();
-            if !names.is_empty() {
-                rules.insert(step.index, names);
-            }
+            streamed.push(step);
             true
         });
+        let hits = streamed.finish(trajectory.usage.cost);
         let rules_at = |step: usize| {
-            rules
-                .get(&step)
-                .map(|names| names.iter().map(String::as_str).collect())
-                .unwrap_or_default()
+            let step = u32::try_from(step).unwrap_or(u32::MAX);
+            let first = hits.partition_point(|h| h.step < step);
+            hits[first..]
+                .iter()
+                .take_while(|h| h.step == step)
+                .filter_map(|h| matcher.rule(h.rule))
+                .filter(|r| !r.hidden)
+                .map(|r| r.name.as_str())
+                .collect()
         };
         let badges = StepBadges::collect(
             1..=trajectory.step_count(),
@@ -108,7 +130,14 @@ impl StepBadges {
 
     /// The badges of 1-based `step`, in order: rules, then labels.
     pub fn at(&self, step: usize) -> &[String] {
-        self.by_step.get(&step).map_or(&[], Vec::as_slice)
+        let Ok(step) = u32::try_from(step) else {
+            return &[];
+        };
+        self.by_step
+            .binary_search_by_key(&step, |&(s, _)| s)
+            .ok()
+            .and_then(|i| self.lists.get(self.by_step[i].1 as usize))
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn is_empty(&self) -> bool {
