@@ -83,15 +83,17 @@ impl Matcher {
     }
     /// Every rule's matches at every step of `trajectory`.
     pub fn scan(&self, trajectory: &Trajectory) -> StepMatches {
-        self.scan_with(trajectory, &mut |_, _| {})
+        self.scan_with(trajectory, trajectory, &mut |_, _| {})
     }
 
     /// [`Matcher::scan`], with `counted(i, row)` adding to step `i`'s row what was counted
     /// elsewhere (the raw-byte tally's counts of texts it left empty) before the conditions
-    /// on the step and the sequences apply.
+    /// on the step and the sequences apply, which read `facts` (the trajectory's own, or
+    /// the raw-byte tally's, which knows repeated observations it left empty).
     pub(crate) fn scan_with(
         &self,
         trajectory: &Trajectory,
+        facts: &dyn sequence::Facts,
         counted: &mut dyn FnMut(usize, &mut [u32]),
     ) -> StepMatches {
         let rules = self.rules.len();
@@ -103,7 +105,7 @@ impl Matcher {
             counted(i, row);
             self.qualify(step, row);
         }
-        self.apply_sequences(trajectory, &mut matches);
+        self.apply_sequences(facts, &mut matches);
         matches
     }
 
