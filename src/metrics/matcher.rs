@@ -15,13 +15,13 @@ pub(crate) use compile::pattern_regex;
 
 use super::field::{Field, made_tool_call, tool_calls_of};
 use super::rule::{Rule, RuleId};
+use super::rule_regex::RuleRegex;
 use super::sequence;
 use super::sparse_tally::SparsePlan;
 use super::step_conditions::StepConditions;
 use super::step_matches::StepMatches;
 use crate::model::{Step, Trajectory};
 use literals::{FieldScanner, Scratch};
-use regex::Regex;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -37,7 +37,7 @@ pub struct Matcher {
     /// Rules with a condition on the step itself (tool, after a tool call).
     conditional: Vec<RuleId>,
     /// Rules with an `unless` pattern, and it compiled.
-    excluding: Vec<(RuleId, Regex)>,
+    excluding: Vec<(RuleId, RuleRegex)>,
     /// `when` conditions and classifiers.
     step_conditions: StepConditions,
     sequences: Vec<sequence::Plan>,
@@ -189,7 +189,7 @@ impl Matcher {
 }
 
 /// Whether `regex` matches in any of the fields `field` covers.
-fn excluded(field: Field, regex: &Regex, step: &Step) -> bool {
+fn excluded(field: Field, regex: &RuleRegex, step: &Step) -> bool {
     Field::CONCRETE
         .into_iter()
         .filter(|f| field.covers(*f))
