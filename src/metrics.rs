@@ -33,6 +33,7 @@ mod raw_count;
 mod rule;
 mod rule_error;
 pub mod rule_file;
+mod rule_regex;
 mod rule_set;
 mod run_tally;
 mod runs_comparison;

@@ -184,26 +184,34 @@ pub fn load_run_summaries(
     let (candidates, mut failures) = discover(roots);
     let mut summaries = Vec::new();
     let mut results = EvalResults::default();
-    read_run_files(
-        &candidates,
-        cache,
-        &AtomicBool::new(false),
-        Handover::Whole,
-        |Candidate { path, .. }, cache| summarise(path, cache),
-        on_progress,
-        |items| {
-            for (path, outcome) in items {
-                match outcome {
-                    CachedOutcome::Trajectories(items) => summaries.extend(items),
-                    CachedOutcome::Results(source) => results.sources.push(source),
-                    CachedOutcome::Failed(message) => {
-                        failures.push(LoadFailure { path, message });
+    // The results files above the run (a SWE-bench run's predictions: megabytes of JSON
+    // lines, 8% of listing the CodeR run) are read on a thread of their own while the run's
+    // files are. Not a rayon job: a caller inside the pool would wait on its own queue.
+    let above = std::thread::scope(|scope| {
+        let above = scope.spawn(|| super::results_above(roots));
+        read_run_files(
+            &candidates,
+            cache,
+            &AtomicBool::new(false),
+            Handover::Whole,
+            |Candidate { path, .. }, cache| summarise(path, cache),
+            on_progress,
+            |items| {
+                for (path, outcome) in items {
+                    match outcome {
+                        CachedOutcome::Trajectories(items) => summaries.extend(items),
+                        CachedOutcome::Results(source) => results.sources.push(source),
+                        CachedOutcome::Failed(message) => {
+                            failures.push(LoadFailure { path, message });
+                        }
                     }
                 }
-            }
-        },
-    );
-    results.sources.extend(super::results_above(roots));
+            },
+        );
+        // A panic there is a bug; the run is still listed, without those verdicts.
+        above.join().unwrap_or_default()
+    });
+    results.sources.extend(above);
     results.apply(&mut summaries);
     (summaries, results, failures)
 }

@@ -28,13 +28,18 @@ pub fn gate(source: &str) -> Option<Gate> {
         .build()
         .parse(source)
         .ok()?;
-    let literals = necessary(&hir)?;
+    gate_of(&hir)
+}
+
+/// The gate of the regex whose syntax tree is `hir`, if it has one.
+pub fn gate_of(hir: &Hir) -> Option<Gate> {
+    let literals = necessary(hir)?;
     if literals.iter().any(|l| l.len() < MIN_GATE_LEN) {
         return None;
     }
     Some(Gate {
         literals,
-        per_line: !can_match_newline(&hir) && !anchors_to_text(&hir),
+        per_line: !can_match_newline(hir) && !anchors_to_text(hir),
     })
 }
 

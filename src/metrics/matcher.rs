@@ -15,6 +15,7 @@ pub(crate) use compile::pattern_regex;
 
 use super::field::{Field, made_tool_call, tool_calls_of};
 use super::rule::{Rule, RuleId};
+use super::rule_regex::RuleRegex;
 use super::sequence;
 use super::sparse_tally::SparsePlan;
 use super::step_conditions::StepConditions;
@@ -22,7 +23,6 @@ use super::step_matches::StepMatches;
 use super::streamed_hits::StreamedHits;
 use crate::model::{Step, Trajectory};
 use literals::{FieldScanner, Scratch};
-use regex::Regex;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -38,7 +38,7 @@ pub struct Matcher {
     /// Rules with a condition on the step itself (tool, after a tool call).
     conditional: Vec<RuleId>,
     /// Rules with an `unless` pattern, and it compiled.
-    excluding: Vec<(RuleId, Regex)>,
+    excluding: Vec<(RuleId, RuleRegex)>,
     /// `when` conditions and classifiers.
     step_conditions: StepConditions,
     sequences: Vec<sequence::Plan>,
@@ -84,15 +84,17 @@ impl Matcher {
     }
     /// Every rule's matches at every step of `trajectory`.
     pub fn scan(&self, trajectory: &Trajectory) -> StepMatches {
-        self.scan_with(trajectory, &mut |_, _| {})
+        self.scan_with(trajectory, trajectory, &mut |_, _| {})
     }
 
     /// [`Matcher::scan`], with `counted(i, row)` adding to step `i`'s row what was counted
     /// elsewhere (the raw-byte tally's counts of texts it left empty) before the conditions
-    /// on the step and the sequences apply.
+    /// on the step and the sequences apply, which read `facts` (the trajectory's own, or
+    /// the raw-byte tally's, which knows repeated observations it left empty).
     pub(crate) fn scan_with(
         &self,
         trajectory: &Trajectory,
+        facts: &dyn sequence::Facts,
         counted: &mut dyn FnMut(usize, &mut [u32]),
     ) -> StepMatches {
         let rules = self.rules.len();
@@ -104,7 +106,7 @@ impl Matcher {
             counted(i, row);
             self.qualify(step, row);
         }
-        self.apply_sequences(trajectory, &mut matches);
+        self.apply_sequences(facts, &mut matches);
         matches
     }
 
@@ -198,7 +200,7 @@ impl Matcher {
 }
 
 /// Whether `regex` matches in any of the fields `field` covers.
-fn excluded(field: Field, regex: &Regex, step: &Step) -> bool {
+fn excluded(field: Field, regex: &RuleRegex, step: &Step) -> bool {
     Field::CONCRETE
         .into_iter()
         .filter(|f| field.covers(*f))

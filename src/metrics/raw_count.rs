@@ -16,8 +16,8 @@
 //! match across anyway, since it matches within one line and holds a gate string).
 
 use super::rule::RuleId;
+use super::rule_regex::RuleRegex;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
-use regex::Regex;
 use std::borrow::Cow;
 
 /// `Step::is_error` looks for markers in the first 16 KiB of the decoded observation.
@@ -42,7 +42,7 @@ pub(super) enum RawTarget {
 #[derive(Debug, Clone)]
 pub(super) struct RawGated {
     pub rule: RuleId,
-    pub regex: Regex,
+    pub regex: RuleRegex,
     pub per_line: bool,
 }
 
@@ -269,14 +269,14 @@ impl Pass<'_> {
                     let Some(line) = decode(&raw[start..end]) else {
                         return Found::Broken;
                     };
-                    n += gated.regex.find_iter(&line).count();
+                    n += gated.regex.count(&line);
                     done_to = end + 2;
                 }
             } else {
                 let Some(text) = decode(raw) else {
                     return Found::Broken;
                 };
-                n = gated.regex.find_iter(&text).count();
+                n = gated.regex.count(&text);
             }
             if n > 0 {
                 let n = u32::try_from(n).unwrap_or(u32::MAX);
@@ -524,10 +524,11 @@ mod tests {
         strings.push(("Error: ".into(), RawTarget::Marker));
         strings.push(("Error: (none)".into(), RawTarget::NotAMarker));
         strings.push(("Trace".into(), RawTarget::Gate(0)));
-        let regex = Regex::new(r"(?m)^Trace\w*").unwrap();
+        let source = r"(?m)^Trace\w*";
+        let regex = regex::Regex::new(source).unwrap();
         let gated = vec![RawGated {
             rule: literals.len(),
-            regex: regex.clone(),
+            regex: RuleRegex::new(source).unwrap(),
             per_line: true,
         }];
         let field = RawField::new(strings, gated).unwrap();

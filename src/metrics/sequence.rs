@@ -136,13 +136,27 @@ fn costs_so_far(trajectory: &Trajectory) -> Vec<f64> {
 /// For each step, how many steps in a row up to it had the same (non-empty) action, and the
 /// same observation when `same_observation`.
 fn streaks(trajectory: &Trajectory, same_observation: bool) -> Vec<usize> {
+    let steps = &trajectory.steps;
+    streaks_by(trajectory, same_observation, &|i| {
+        steps[i - 1].observation == steps[i].observation
+    })
+}
+
+/// [`streaks`], with `same_as_previous(i)` saying whether step `i`'s observation is step
+/// `i - 1`'s: asked only where their actions are the same. The raw-byte tally answers it
+/// from the texts' raw bytes, which it leaves undecoded
+/// ([`crate::formats::Skipped::same_observation`]).
+pub(crate) fn streaks_by(
+    trajectory: &Trajectory,
+    same_observation: bool,
+    same_as_previous: &dyn Fn(usize) -> bool,
+) -> Vec<usize> {
     let mut out: Vec<usize> = Vec::with_capacity(trajectory.steps.len());
     for (i, step) in trajectory.steps.iter().enumerate() {
         let action = step.action.trim();
         let continues = i > 0 && {
             let previous = &trajectory.steps[i - 1];
-            previous.action.trim() == action
-                && (!same_observation || previous.observation == step.observation)
+            previous.action.trim() == action && (!same_observation || same_as_previous(i))
         };
         let streak = match (action.is_empty(), continues, out.last()) {
             (true, _, _) => 0,

@@ -11,9 +11,10 @@
 //! field that a `when` condition or a classifier reads (they test emptiness, prefixes,
 //! windows, counts), or that a regex or `unless` pattern without a gate string searches; a
 //! text where an `unless` gate string occurs; a text that writes a character of the searched
-//! strings as `\uXXXX`; the observations a `same_observation` sequence compares. Files it
-//! cannot read exactly fall back one by one ([`crate::formats::read_sparse`]); so does every
-//! file when the caller needs summaries (the run cache): their warnings come from `history`.
+//! strings as `\uXXXX`. The observations a `same_observation` sequence compares are
+//! compared on their raw bytes where those decide it ([`SparseFacts`]). Files it cannot read
+//! exactly fall back one by one ([`crate::formats::read_sparse`]); so does every file when the
+//! caller needs summaries (the run cache): their warnings come from `history`.
 
 use super::Matcher;
 use super::classifier::{Case, Then};
@@ -22,11 +23,13 @@ use super::field::Field;
 use super::gate::gate;
 use super::matcher::pattern_regex;
 use super::raw_count::{Counted, Found, RawField, RawGated, RawTarget};
+use super::sequence::{self, Facts};
 use super::tally::TrajectoryTally;
 use crate::formats::{
-    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Wanted, check_fits, load_bytes_with,
-    load_file_with, read_sparse,
+    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Skipped, Wanted, check_fits,
+    load_bytes_with, load_file_with, read_sparse,
 };
+use crate::model::Trajectory;
 use std::path::Path;
 
 /// Set (to anything) to tally every file by the exact path.
@@ -245,12 +248,36 @@ fn tally_bytes(
             }
         }
     };
+    let facts = SparseFacts {
+        trajectory: &trajectory,
+        skipped: &skipped,
+    };
     Some(vec![TrajectoryTally::of_parts(
         matcher,
         &trajectory,
+        &facts,
         &error_at,
         &mut counted,
     )])
+}
+
+/// What the sequence conditions read of a trajectory whose observations may be left empty:
+/// whether an observation repeats the previous one comes from the raw bytes.
+struct SparseFacts<'a> {
+    trajectory: &'a Trajectory,
+    skipped: &'a [Skipped<Counted>],
+}
+
+impl Facts for SparseFacts<'_> {
+    fn streaks(&self, same_observation: bool) -> Vec<usize> {
+        sequence::streaks_by(self.trajectory, same_observation, &|i| {
+            self.skipped.get(i).is_some_and(|s| s.same_observation)
+        })
+    }
+
+    fn costs_so_far(&self) -> Vec<f64> {
+        self.trajectory.costs_so_far()
+    }
 }
 
 /// The tallies of `path` by the raw-byte path, or `None` when the rules or the file take the

@@ -14,6 +14,7 @@ use super::labels::LabelSet;
 use super::matcher::Matcher;
 use super::overview::Overview;
 use super::rule::RuleId;
+use super::sequence::Facts;
 use super::step_matches::StepHit;
 pub use crate::model::TrajectoryKey;
 use crate::model::{
@@ -101,15 +102,17 @@ pub(crate) fn count_tools(tools: &mut Vec<ToolUse>, step: &Step) {
 impl TrajectoryTally {
     /// Scans `trajectory` with `matcher`.
     pub fn of(matcher: &Matcher, trajectory: &Trajectory) -> TrajectoryTally {
-        TrajectoryTally::of_parts(matcher, trajectory, &|_| false, &mut |_, _| {})
+        TrajectoryTally::of_parts(matcher, trajectory, trajectory, &|_| false, &mut |_, _| {})
     }
 
     /// [`TrajectoryTally::of`] for a trajectory some of whose texts were counted on their raw
-    /// bytes and left empty (`metrics::sparse_tally`): `error_at(i)` says step `i`'s
-    /// observation held an error marker, `counted(i, row)` adds its counts.
+    /// bytes and left empty (`metrics::sparse_tally`): `facts` tells the sequence conditions
+    /// which observations repeat, `error_at(i)` says step `i`'s observation held an error
+    /// marker, `counted(i, row)` adds its counts.
     pub(crate) fn of_parts(
         matcher: &Matcher,
         trajectory: &Trajectory,
+        facts: &dyn Facts,
         error_at: &dyn Fn(usize) -> bool,
         counted: &mut dyn FnMut(usize, &mut [u32]),
     ) -> TrajectoryTally {
@@ -120,7 +123,7 @@ impl TrajectoryTally {
         // A run keeps one tally per trajectory until its end (100,000 rows of a dataset):
         // the vectors' spare capacity from growing would be kept with it.
         tools.shrink_to_fit();
-        let mut hits = matcher.scan_with(trajectory, counted).hits();
+        let mut hits = matcher.scan_with(trajectory, facts, counted).hits();
         hits.shrink_to_fit();
         let mut patch_files = trajectory
             .submission

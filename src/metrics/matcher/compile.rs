@@ -7,15 +7,15 @@ use super::literals::FieldScanner;
 use crate::metrics::field::Field;
 use crate::metrics::rule::{Pattern, Rule, RuleId};
 use crate::metrics::rule_error::RuleError;
+use crate::metrics::rule_regex::RuleRegex;
 use crate::metrics::sequence;
 use crate::metrics::step_conditions::StepConditions;
 use rayon::prelude::*;
-use regex::Regex;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A regex as compiled, or why it did not.
-type Compiled = Result<Regex, regex::Error>;
+type Compiled = Result<RuleRegex, regex::Error>;
 
 /// The regex a rule's pattern compiles to: line-anchored like rg, case-insensitive on
 /// request; `None` for case-sensitive literals (those go to Aho-Corasick).
@@ -55,13 +55,16 @@ impl Matcher {
         let compiled: Vec<(Option<Compiled>, Option<Compiled>)> = rules
             .par_iter()
             .map(|rule| {
-                let regex = regex_source(rule).map(|source| Regex::new(&source));
-                let unless = rule.unless.as_ref().map(|p| Regex::new(&pattern_regex(p)));
+                let regex = regex_source(rule).map(|source| RuleRegex::new(&source));
+                let unless = rule
+                    .unless
+                    .as_ref()
+                    .map(|p| RuleRegex::new(&pattern_regex(p)));
                 (regex, unless)
             })
             .collect();
-        let mut kept: Vec<(Rule, Option<Regex>)> = Vec::new();
-        let mut unless: HashMap<String, Regex> = HashMap::new();
+        let mut kept: Vec<(Rule, Option<RuleRegex>)> = Vec::new();
+        let mut unless: HashMap<String, RuleRegex> = HashMap::new();
         for (rule, (regex, unless_regex)) in rules.into_iter().zip(compiled) {
             if kept.iter().any(|(r, _)| r.name == rule.name) {
                 errors.push(error(
@@ -72,7 +75,7 @@ impl Matcher {
             }
             let regex = match regex {
                 None => None,
-                Some(Ok(regex)) if can_match_empty(regex.as_str()) => {
+                Some(Ok(regex)) if can_match_empty(&regex) => {
                     errors.push(error(
                         &rule,
                         "the pattern matches the empty string, so it would match everywhere".into(),
@@ -87,7 +90,7 @@ impl Matcher {
             };
             if let Some(compiled) = unless_regex {
                 match compiled {
-                    Ok(r) if can_match_empty(r.as_str()) => {
+                    Ok(r) if can_match_empty(&r) => {
                         errors.push(error(
                             &rule,
                             "`unless` matches the empty string, so the rule would never count"
@@ -188,8 +191,8 @@ impl Matcher {
 
 /// Whether a compiled regex can match the empty string somewhere (`a*`, `^`, `\b`): it
 /// would count a match at every position.
-fn can_match_empty(source: &str) -> bool {
-    regex_syntax::parse(source).map_or(true, |hir| hir.properties().minimum_len() == Some(0))
+fn can_match_empty(regex: &RuleRegex) -> bool {
+    regex.hir().properties().minimum_len() == Some(0)
 }
 
 /// The first line of an error that `regex` renders over several lines with a caret.

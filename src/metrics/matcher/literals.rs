@@ -6,11 +6,12 @@
 
 use super::Matcher;
 use crate::metrics::field::Field;
-use crate::metrics::gate::gate;
+use crate::metrics::gate::gate_of;
 use crate::metrics::rule::{Rule, RuleId};
+use crate::metrics::rule_regex::RuleRegex;
 use crate::model::Step;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use regex::{Regex, RegexSet};
+use regex::RegexSet;
 
 #[derive(Debug, Clone)]
 pub(super) struct FieldScanner {
@@ -47,14 +48,14 @@ enum Target {
 struct Regexes {
     set: RegexSet,
     /// Set index → rule and its own regex, to count the matches the set found.
-    each: Vec<(RuleId, Regex)>,
+    each: Vec<(RuleId, RuleRegex)>,
 }
 
 /// A regex rule run only where one of its gate strings occurs.
 #[derive(Debug, Clone)]
 struct Gated {
     rule: RuleId,
-    regex: Regex,
+    regex: RuleRegex,
     per_line: bool,
 }
 
@@ -80,7 +81,7 @@ impl Matcher {
     ) -> Option<
         Option<(
             Vec<(&str, Result<RuleId, usize>)>,
-            Vec<(RuleId, &Regex, bool)>,
+            Vec<(RuleId, &RuleRegex, bool)>,
         )>,
     > {
         let scanner = self.scanners.iter().find(|s| s.field == field)?;
@@ -112,7 +113,7 @@ impl Matcher {
 }
 
 impl FieldScanner {
-    pub(super) fn new(field: Field, rules: &[(Rule, Option<Regex>)]) -> Option<FieldScanner> {
+    pub(super) fn new(field: Field, rules: &[(Rule, Option<RuleRegex>)]) -> Option<FieldScanner> {
         let covered = rules
             .iter()
             .enumerate()
@@ -124,7 +125,7 @@ impl FieldScanner {
         let mut gated = Vec::new();
         for (id, (rule, regex)) in covered {
             match (regex, &rule.pattern) {
-                (Some(regex), _) => match gate(regex.as_str()) {
+                (Some(regex), _) => match gate_of(regex.hir()) {
                     Some(g) => {
                         for literal in g.literals {
                             patterns.push(literal);
@@ -275,7 +276,7 @@ impl FieldScanner {
                 let n = if gated.per_line {
                     count_in_lines(&gated.regex, &text, &mut scratch.gate_hits[g])
                 } else {
-                    gated.regex.find_iter(&text).count()
+                    gated.regex.count(&text)
                 };
                 add(row, gated.rule, n);
             }
@@ -283,7 +284,7 @@ impl FieldScanner {
         if let Some(regexes) = &self.regexes {
             for i in regexes.set.matches(&text).iter() {
                 let (id, regex) = &regexes.each[i];
-                add(row, *id, regex.find_iter(&text).count());
+                add(row, *id, regex.count(&text));
             }
         }
     }
@@ -291,7 +292,7 @@ impl FieldScanner {
 
 /// Matches of `regex` in the lines of `text` that hold one of `positions`. Sound for
 /// regexes that cannot match across lines nor anchor to the text (see `gate`).
-fn count_in_lines(regex: &Regex, text: &str, positions: &mut [usize]) -> usize {
+fn count_in_lines(regex: &RuleRegex, text: &str, positions: &mut [usize]) -> usize {
     positions.sort_unstable();
     let bytes = text.as_bytes();
     let mut total = 0;
@@ -302,7 +303,7 @@ fn count_in_lines(regex: &Regex, text: &str, positions: &mut [usize]) -> usize {
         }
         let start = memchr::memrchr(b'\n', &bytes[..position]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &bytes[position..]).map_or(bytes.len(), |i| position + i);
-        total += regex.find_iter(&text[start..end]).count();
+        total += regex.count(&text[start..end]);
         done_to = end + 1;
     }
     total

@@ -1,6 +1,7 @@
 use super::*;
 use crate::metrics::rule::{Pattern, ToolCondition};
 use crate::model::{Format, ToolCall};
+use regex::Regex;
 
 fn trajectory(steps: Vec<Step>) -> Trajectory {
     let mut t = Trajectory::new("t.traj", Format::SweAgent);
