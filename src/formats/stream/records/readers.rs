@@ -6,8 +6,8 @@
 use super::Shape;
 use crate::formats::stream::inflate::Inflater;
 use crate::formats::{
-    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli,
-    hf_trace, kimi_cli, mini_swe_agent, openhands, otel_genai,
+    LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
+    kimi_cli, mini_swe_agent, openhands, otel_genai,
 };
 use crate::model::{Format, Step, Trajectory};
 use std::fs::File;
@@ -287,6 +287,7 @@ pub(super) fn reader<'a>(
                 path,
                 shape == Shape::Lines,
             ))))
+        }
         // Several trajectories a file, made at the end with their pools: read by the open,
         // never visited as one trajectory's steps.
         (Format::OtelGenai, Shape::Lines | Shape::Keyed) if keep_pool => {
