@@ -13,7 +13,7 @@ mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use std::path::Path;
 use trajscope::formats::{Loaded, load_file, visit_bounded};
 use trajscope::model::Format;
@@ -51,8 +51,7 @@ fn a_long_chat_log_visited_equals_the_whole_read() {
     assert!(late_ids.iter().all(|&i| i > first_call_of_3));
 
     let lines = dir.path().join("chat-long.jsonl");
-    let text: Vec<String> = messages.iter().map(Value::to_string).collect();
-    std::fs::write(&lines, text.join("\n") + "\n").unwrap();
+    long_logs::write_lines(&lines, &messages);
     visited_equals_whole(&lines);
 
     let list = dir.path().join("chat-long.json");

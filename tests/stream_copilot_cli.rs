@@ -12,7 +12,6 @@ mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use serde_json::Value;
 use trajscope::model::{Format, StepKind};
 
 #[test]
@@ -20,8 +19,7 @@ fn a_long_session_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let events = long_logs::long_copilot(60);
     let path = dir.path().join("events.jsonl");
-    let text: Vec<String> = events.iter().map(Value::to_string).collect();
-    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    long_logs::write_lines(&path, &events);
 
     let full = visited::whole_read(&path);
     assert_eq!(full.format, Format::CopilotCli);

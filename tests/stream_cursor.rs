@@ -11,10 +11,8 @@
 mod visited;
 
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Format, StepKind, Trajectory, TrajectorySummary};
+use std::path::PathBuf;
+use trajscope::model::{Format, StepKind};
 
 /// The blocks of a line's message.
 fn blocks(line: &mut Value) -> &mut Vec<Value> {
@@ -81,13 +79,6 @@ fn long_transcript(cycles: usize) -> Vec<Value> {
     out
 }
 
-fn whole(path: &Path) -> Trajectory {
-    match load_file(path).unwrap() {
-        Loaded::Trajectories(mut ts) => ts.remove(0),
-        Loaded::Results(_) => panic!("not a trajectory"),
-    }
-}
-
 #[test]
 fn a_long_transcript_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -95,7 +86,7 @@ fn a_long_transcript_visited_equals_the_whole_read() {
     let text: Vec<String> = long_transcript(60).iter().map(Value::to_string).collect();
     std::fs::write(&path, text.join("\n") + "\n").unwrap();
 
-    let full = whole(&path);
+    let full = visited::whole_read(&path);
     assert_eq!(full.format, Format::Cursor);
     assert!(full.steps.len() > 400, "{} steps", full.steps.len());
     let users = full
@@ -115,28 +106,5 @@ fn a_long_transcript_visited_equals_the_whole_read() {
         })
         .unwrap();
     assert!(full.steps[late].observation.contains("def _product"));
-    let want = visited::as_visited(&full.steps);
-    for threshold in [8, 64, SLIM_ABOVE] {
-        let mut got = Vec::new();
-        let header = visit_bounded(&path, threshold, &mut |step| {
-            got.push(step);
-            Ok(())
-        })
-        .unwrap()
-        .expect("read record by record");
-        assert_eq!(got.len(), want.len(), "threshold {threshold}");
-        for (got, want) in got.iter().zip(&want) {
-            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
-        }
-        assert_eq!(header.warnings, full.warnings);
-        assert_eq!(header.task, full.task);
-        assert_eq!(header.exit_status, full.exit_status);
-        assert_eq!(header.instance_id, full.instance_id);
-        let summaries = bounded_summaries(&path, threshold).unwrap().unwrap();
-        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
-    }
-    let matcher = Matcher::new(RuleSet::defaults().rules).0;
-    let (tally, summary) = tally_visited(&path, &matcher).unwrap().unwrap();
-    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
-    assert_eq!(summary, TrajectorySummary::of(&full));
+    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
 }

@@ -12,7 +12,6 @@ mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use serde_json::Value;
 use trajscope::model::Format;
 
 #[test]
@@ -20,8 +19,7 @@ fn a_long_trace_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let lines = long_logs::long_trace(60);
     let path = dir.path().join("trace-long.jsonl");
-    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
-    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    long_logs::write_lines(&path, &lines);
 
     let full = visited::whole_read(&path);
     assert_eq!(full.format, Format::HfTrace);

@@ -12,7 +12,6 @@ mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use serde_json::Value;
 use trajscope::model::{Format, StepKind};
 
 #[test]
@@ -20,8 +19,7 @@ fn a_long_wire_log_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let records = long_logs::long_wire(60);
     let path = dir.path().join("kimi-long.jsonl");
-    let text: Vec<String> = records.iter().map(Value::to_string).collect();
-    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    long_logs::write_lines(&path, &records);
 
     let full = visited::whole_read(&path);
     assert_eq!(full.format, Format::KimiCli);
