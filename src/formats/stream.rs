@@ -49,8 +49,8 @@ const COMPARES_TEXTS: &[Format] = &[Format::SweAgent, Format::MiniSweAgent, Form
 /// Formats where a later record may still change a step that is not the last one read (a
 /// Codex token count goes to the model step it follows, a Kimi cancellation or a chat
 /// log's tool answer to a step before the latest): the start of such a file does not hold
-/// its first steps as the whole file has them, so no part of it is opened ([`open_part`]
-/// gives `None` and the whole index is built instead, record by record).
+/// its first steps as the whole file has them, so a part of it gives only the steps the
+/// reader has let go, which no later record changes ([`open_part`]).
 const LATE_RECORDS: &[Format] = &[
     Format::Codex,
     Format::KimiCli,
@@ -198,9 +198,10 @@ pub fn open_part(
     let Some(mut trajectories) = read_slim(path, threshold, part, &mut released)? else {
         return Ok(None);
     };
-    if trajectories.iter().any(|t| {
-        COMPARES_TEXTS.contains(&t.format) || (!complete && LATE_RECORDS.contains(&t.format))
-    }) {
+    if trajectories
+        .iter()
+        .any(|t| COMPARES_TEXTS.contains(&t.format))
+    {
         return Ok(None);
     }
     // Steps let go while reading come from a reader of one trajectory per file.
@@ -208,11 +209,16 @@ pub fn open_part(
     for trajectory in &mut trajectories {
         let packing = |err: String| LoadError::invalid(path, format!("packing its steps: {err}"));
         let mut steps = released.take().unwrap_or_default();
-        for step in std::mem::take(&mut trajectory.steps) {
-            steps.push(step).map_err(packing)?;
-        }
-        if !complete {
-            steps.pop();
+        let held = std::mem::take(&mut trajectory.steps);
+        // A later record may still change a step the reader holds, so only the steps it let
+        // go (which nothing changes any more) are the whole index's first steps.
+        if complete || !LATE_RECORDS.contains(&trajectory.format) {
+            for step in held {
+                steps.push(step).map_err(packing)?;
+            }
+            if !complete {
+                steps.pop();
+            }
         }
         let messages = std::mem::take(&mut trajectory.messages);
         inflate_header(path, &file, trajectory)?;
