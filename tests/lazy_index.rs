@@ -1,6 +1,7 @@
 //! The lazy open's index of a long log of each format whose reader lets steps go as they
 //! finish while keeping the message pool (Codex, Kimi CLI, Copilot CLI, droid, Hugging Face
-//! traces, chat logs as JSON Lines and as a list): built record by record, each step packed
+//! traces, chat logs as JSON Lines and as a list, mini-swe-agent in both modes, Cursor,
+//! Gemini CLI documents and JSON Lines): built record by record, each step packed
 //! as its reader lets it go, it gives the whole read's steps, contexts and message pool at
 //! every slimming threshold. `show --step N [--context]` of such a file opened lazily
 //! prints what it prints of the file read whole.
@@ -15,9 +16,9 @@ mod long_logs;
 use serde_json::Value;
 use std::path::Path;
 use trajscope::formats::{
-    Detail, Loaded, SLIM_ABOVE, load_file, open_bounded, open_first, read_bounded,
+    Detail, Loaded, SLIM_ABOVE, load_file, open_bounded, open_first, open_lazy, read_bounded,
 };
-use trajscope::model::{Format, Trajectory};
+use trajscope::model::{Format, Step, Trajectory};
 
 fn whole(path: &Path) -> Trajectory {
     match load_file(path).unwrap() {
@@ -164,6 +165,97 @@ fn a_long_chat_log_indexed_record_by_record_equals_the_whole_read() {
     std::fs::write(&list, serde_json::to_string_pretty(&messages).unwrap()).unwrap();
     check(&list, Format::ChatMessages);
     check_first(&list);
+}
+
+/// Only the step a later record may still change (the last one read) waits for the rest of
+/// the file: the start of a mini-swe-agent trajectory gives its first steps as the whole
+/// index has them.
+fn check_part(path: &Path) {
+    let shown = path.display();
+    let full = whole(path);
+    let first = open_first(path, 3, 4096, &mut |_| {}).unwrap().unwrap();
+    assert!(
+        !first.lazy.as_ref().unwrap().is_complete(),
+        "{shown}: its start opened"
+    );
+    assert!(
+        (3..full.steps.len()).contains(&first.step_count()),
+        "{shown}"
+    );
+    for i in 1..=first.step_count() {
+        let one = first.load_step(i).unwrap();
+        assert_eq!(one.steps[0], full.steps[i - 1], "{shown}: step {i}");
+    }
+}
+
+#[test]
+fn a_long_mini_swe_agent_trajectory_indexed_record_by_record_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.traj.json");
+    long_logs::long_mini(&path, 30);
+    check(&path, Format::MiniSweAgent);
+    check_part(&path);
+    let text = dir.path().join("text.traj.json");
+    long_logs::long_mini_text(&text, 30);
+    check(&text, Format::MiniSweAgent);
+    check_part(&text);
+    // The index holds long texts as the places they sit in the file, the thought and the
+    // answer made of a long answer too: the rows show them cut.
+    let mut rows = Vec::new();
+    open_lazy(&text, &mut |step| rows.push(step))
+        .unwrap()
+        .unwrap();
+    let cut = |text: fn(&Step) -> &str| {
+        rows.iter()
+            .filter(|s| text(s).contains("more bytes in the file"))
+            .count()
+    };
+    assert!(
+        cut(|s| &s.observation) > 10,
+        "long observations left in the file"
+    );
+    assert!(cut(|s| &s.thought) > 10, "long thoughts left in the file");
+    assert!(cut(|s| &s.response) > 10, "long answers left in the file");
+    // A bare message list.
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&text).unwrap()).unwrap();
+    let list = dir.path().join("list.traj.json");
+    std::fs::write(
+        &list,
+        serde_json::to_string_pretty(&doc["messages"]).unwrap(),
+    )
+    .unwrap();
+    check(&list, Format::MiniSweAgent);
+}
+
+#[test]
+fn a_long_cursor_transcript_indexed_record_by_record_equals_the_whole_read() {
+    lines(
+        "0b9e-long.jsonl",
+        &long_logs::long_cursor(60),
+        Format::Cursor,
+    );
+}
+
+#[test]
+fn a_long_gemini_cli_session_indexed_record_by_record_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc = long_logs::gemini_sample();
+    doc["messages"] = Value::Array(long_logs::long_gemini(60));
+    let path = dir.path().join("session-long.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    check(&path, Format::GeminiCli);
+    check_first(&path);
+    // The JSON Lines variant, each model message re-written with its results, some of them
+    // 40 messages later.
+    let jsonl = dir.path().join("session-long.jsonl");
+    let delay = |n: usize| if n % 7 == 3 { 40 } else { 0 };
+    std::fs::write(
+        &jsonl,
+        long_logs::gemini_jsonl(&long_logs::long_gemini(60), delay),
+    )
+    .unwrap();
+    check(&jsonl, Format::GeminiCli);
+    check_first(&jsonl);
 }
 
 /// `show --step N [--context]` of a big file (every file is big at

@@ -9,18 +9,20 @@
 //! ([`kimi_cli::Lines`], [`copilot_cli::Lines`]), Codex rollouts, chat logs, droid
 //! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), their
 //! steps let go as they finish, the message pool kept for the lazy open's index; and
-//! mini-swe-agent trajectories ([`mini_swe_agent::Messages`], the items of `messages`, cut
-//! by [`keyed`]; only when their steps are let go and no pool is wanted), Cursor
-//! transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions (both variants:
-//! [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
+//! mini-swe-agent trajectories ([`crate::formats::mini_swe_agent::Messages`], the items of
+//! `messages`, cut by [`keyed`], each read back whole and what is kept slimmed again:
+//! [`mini`]), Cursor transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions
+//! (both variants: [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
 //! lines, or the items of `resourceSpans`) give several trajectories, made at the end: read
 //! by the open, not visited.
 
 mod keyed;
+mod mini;
 mod readers;
 
+use super::inflate::Inflater;
 use super::slim::Slimmer;
-use super::{CHUNK, line_budget_error};
+use super::{CHUNK, STRING_CAP, line_budget_error};
 use crate::formats::LoadError;
 use crate::formats::detect::{Kind, detect, is_json_lines};
 use crate::model::{Format, Step, Trajectory};
@@ -34,6 +36,8 @@ use std::path::Path;
 const SNIFF_RECORDS: usize = 24;
 /// Slimmed bytes looked at, at most, to tell the format.
 const SNIFF_BYTES: usize = 4 << 20;
+/// Items of a list whose texts detection looks inside (for mini-swe-agent's markers).
+const MARKED_ITEMS: usize = 4;
 
 /// How the file holds its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -489,12 +493,19 @@ fn sniff<'a>(
             }
         }
         Shape::Array => {
+            // A bare message list is told mini-swe-agent's by markers inside its first
+            // messages' texts (the system prompt): those are read back whole, as the whole
+            // read sees them.
+            let file = File::open(path).ok();
             sample.push(b'[');
             for (i, record) in first.iter().enumerate() {
                 if i > 0 {
                     sample.push(b',');
                 }
-                sample.extend_from_slice(&record.bytes);
+                match file.as_ref().filter(|_| i < MARKED_ITEMS) {
+                    Some(file) => sample.extend(read_back(file, &record.bytes)),
+                    None => sample.extend_from_slice(&record.bytes),
+                }
             }
             sample.push(b']');
         }
@@ -513,6 +524,21 @@ fn sniff<'a>(
         Ok(Kind::Trajectories(format)) => reader(format, shape, path, release, keep_pool),
         _ => None,
     }
+}
+
+/// A slimmed record with its long strings read back from `file` (as it was, when that
+/// fails: the read that follows says why).
+fn read_back(file: &File, bytes: &[u8]) -> Vec<u8> {
+    let inflater = Inflater {
+        file,
+        preview: false,
+        cap: STRING_CAP,
+    };
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .and_then(|mut value| inflater.value(&mut value).ok().map(|()| value))
+        .and_then(|value| serde_json::to_vec(&value).ok())
+        .unwrap_or_else(|| bytes.to_vec())
 }
 
 /// Whether a record is an object with a `messages` key.

@@ -4,13 +4,12 @@
 //! items, read a record back whole or tell lines from items wrap theirs here.
 
 use super::Shape;
-use crate::formats::stream::inflate::Inflater;
+use super::mini::MiniItems;
 use crate::formats::{
     LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
-    kimi_cli, mini_swe_agent, openhands, otel_genai,
+    kimi_cli, openhands, otel_genai,
 };
 use crate::model::{Format, Step, Trajectory};
-use std::fs::File;
 use std::path::Path;
 
 /// A format's reader fed one slimmed record at a time.
@@ -99,56 +98,6 @@ impl Records for OpenHandsItems<'_> {
 
     fn released(&mut self) -> Vec<Step> {
         self.events.take_released()
-    }
-}
-
-/// mini-swe-agent messages, each read back whole before it is read (the reader looks inside
-/// long texts: the command in the middle of an answer, the exit code in an observation's
-/// markup), so only when its steps are let go as they finish ([`super::visit`]): held, they would
-/// keep every text whole.
-struct MiniItems<'a> {
-    path: &'a Path,
-    file: File,
-    messages: mini_swe_agent::Messages,
-}
-
-impl MiniItems<'_> {
-    fn whole(&self, line: usize, bytes: &[u8]) -> Result<serde_json::Value, LoadError> {
-        let mut value: serde_json::Value = serde_json::from_slice(bytes)
-            .map_err(|err| LoadError::json(self.path, &err, line.saturating_sub(1)))?;
-        let inflater = Inflater {
-            file: &self.file,
-            preview: false,
-            cap: crate::formats::stream::STRING_CAP,
-        };
-        inflater
-            .value(&mut value)
-            .map_err(|err| LoadError::io(self.path, err))?;
-        Ok(value)
-    }
-}
-
-impl Records for MiniItems<'_> {
-    fn record(&mut self, line: usize, bytes: &[u8], _: bool) -> Result<(), LoadError> {
-        let value = self.whole(line, bytes)?;
-        self.messages
-            .message_value(value)
-            .map_err(|err| LoadError::invalid(self.path, format!("line {line}: {err}")))
-    }
-
-    fn header(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
-        let value = self.whole(1, bytes)?;
-        self.messages
-            .header_value(value)
-            .map_err(|err| LoadError::invalid(self.path, err.to_string()))
-    }
-
-    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
-        self.messages.finish().map(|t| vec![t])
-    }
-
-    fn released(&mut self) -> Vec<Step> {
-        self.messages.take_released()
     }
 }
 
@@ -252,13 +201,9 @@ pub(super) fn reader<'a>(
         (Format::Codex, Shape::Lines) if release => {
             Some(Box::new(codex::Lines::releasing(path, keep_pool)))
         }
-        // Keeps no message pool when it lets steps go: a step visit's only.
-        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release && !keep_pool => {
-            Some(Box::new(MiniItems {
-                path,
-                file: File::open(path).ok()?,
-                messages: mini_swe_agent::Messages::new(path, true),
-            }))
+        // Each message read back whole; with the pool kept, slimmed again (see `mini`).
+        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release => {
+            Some(Box::new(MiniItems::new(path, keep_pool)?))
         }
         (Format::ChatMessages, Shape::Lines | Shape::Array) if release => {
             Some(Box::new(ChatRecords(chat_messages::Messages::new(
@@ -279,13 +224,14 @@ pub(super) fn reader<'a>(
         (Format::CopilotCli, Shape::Lines) if release => {
             Some(Box::new(copilot_cli::Lines::releasing(path, keep_pool)))
         }
-        (Format::Cursor, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(cursor::Lines::releasing(path, false)))
+        (Format::Cursor, Shape::Lines) if release => {
+            Some(Box::new(cursor::Lines::releasing(path, keep_pool)))
         }
-        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release && !keep_pool => {
+        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release => {
             Some(Box::new(GeminiRecords(gemini_cli::Messages::releasing(
                 path,
                 shape == Shape::Lines,
+                keep_pool,
             ))))
         }
         // Several trajectories a file, made at the end with their pools: read by the open,
