@@ -258,27 +258,57 @@ fn a_long_gemini_cli_session_indexed_record_by_record_equals_the_whole_read() {
     check_first(&jsonl);
 }
 
-/// `show --step N [--context]` of a big file (every file is big at
-/// `TRAJSCOPE_LAZY_ABOVE_MB=0`), opened lazily from its start, prints the step and its
-/// context as the whole read does.
+/// `show --step N [--context]` of `path` opened lazily (every file is big at
+/// `TRAJSCOPE_LAZY_ABOVE_MB=0`) prints the step and its context as the whole read does.
+fn show_agrees(path: &Path, step: usize) {
+    let dir = path.parent().unwrap();
+    let show = |lazy_above: &str, context: bool| {
+        let mut command = cli::isolated(dir);
+        command
+            .env(trajscope::formats::LAZY_ENV, lazy_above)
+            .args(["show", "--step", &step.to_string()])
+            .args(context.then_some("--context"))
+            .arg(path);
+        cli::stdout_of(&mut command)
+    };
+    let shown = path.display();
+    let (lazy, whole) = (show("0", true), show("100000", true));
+    assert!(
+        lazy.contains(&format!("Context at step {step}")),
+        "{shown}: {lazy}"
+    );
+    assert_eq!(lazy, whole, "{shown}");
+    let (lazy, whole) = (show("0", false), show("100000", false));
+    assert!(lazy.contains(&format!("Step {step}/")), "{shown}: {lazy}");
+    assert_eq!(lazy, whole, "{shown}");
+}
+
+/// A big rollout is opened from its start (its first steps as the whole index has them).
 #[test]
 fn show_of_a_big_rollout_reads_its_start_and_prints_the_whole_reads_context() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rollout-long.jsonl");
     long_logs::long_codex(&path, 40);
-    let show = |lazy_above: &str, context: bool| {
-        let mut command = cli::isolated(dir.path());
-        command
-            .env(trajscope::formats::LAZY_ENV, lazy_above)
-            .args(["show", "--step", "150"])
-            .args(context.then_some("--context"))
-            .arg(&path);
-        cli::stdout_of(&mut command)
-    };
-    let (lazy, whole) = (show("0", true), show("100000", true));
-    assert!(lazy.contains("Context at step 150"), "{lazy}");
-    assert_eq!(lazy, whole);
-    let (lazy, whole) = (show("0", false), show("100000", false));
-    assert!(lazy.contains("Step 150/"), "{lazy}");
-    assert_eq!(lazy, whole);
+    show_agrees(&path, 150);
+}
+
+/// The same of a mini-swe-agent trajectory (opened from its start), a Cursor transcript
+/// and a Gemini CLI session (whose whole index is built first).
+#[test]
+fn show_of_big_mini_cursor_and_gemini_files_prints_what_the_whole_read_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mini = dir.path().join("text.traj.json");
+    long_logs::long_mini_text(&mini, 30);
+    show_agrees(&mini, 150);
+    let cursor = dir.path().join("0b9e-long.jsonl");
+    long_logs::write_lines(&cursor, &long_logs::long_cursor(60));
+    show_agrees(&cursor, 150);
+    let gemini = dir.path().join("session-long.jsonl");
+    let delay = |n: usize| if n % 7 == 3 { 40 } else { 0 };
+    std::fs::write(
+        &gemini,
+        long_logs::gemini_jsonl(&long_logs::long_gemini(60), delay),
+    )
+    .unwrap();
+    show_agrees(&gemini, 150);
 }
