@@ -153,6 +153,7 @@ fn read_slim(
     threshold: usize,
     part: &mut Part,
     released: &mut PackedSteps,
+    settled: &mut PackedPool,
 ) -> Result<Option<(Vec<Trajectory>, bool)>, LoadError> {
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let size = file
@@ -166,9 +167,19 @@ fn read_slim(
             .push(step)
             .map_err(|err| LoadError::invalid(path, format!("packing its steps: {err}")))
     };
-    if let Some(trajectories) =
-        records::read_releasing(path, &mut source, threshold, whole, &mut pack)?
-    {
+    let mut pack_pool = |messages: Vec<Message>| {
+        settled
+            .extend(messages)
+            .map_err(|err| LoadError::invalid(path, format!("packing its messages: {err}")))
+    };
+    if let Some(trajectories) = records::read_releasing(
+        path,
+        &mut source,
+        threshold,
+        whole,
+        &mut pack,
+        &mut pack_pool,
+    )? {
         return Ok(Some((trajectories, true)));
     }
     if !whole {
@@ -204,7 +215,9 @@ pub fn open_part(
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
     let complete = part.limit >= stamp.0;
     let mut released = PackedSteps::default();
-    let Some((mut trajectories, by_records)) = read_slim(path, threshold, part, &mut released)?
+    let mut settled = PackedPool::default();
+    let Some((mut trajectories, by_records)) =
+        read_slim(path, threshold, part, &mut released, &mut settled)?
     else {
         return Ok(None);
     };
@@ -214,8 +227,10 @@ pub fn open_part(
     }) {
         return Ok(None);
     }
-    // Steps let go while reading come from a reader of one trajectory per file.
+    // Steps let go and pool messages settled while reading come from a reader of one
+    // trajectory per file.
     let mut released = Some(released);
+    let mut settled = Some(settled);
     for trajectory in &mut trajectories {
         let packing = |err: String| LoadError::invalid(path, format!("packing its steps: {err}"));
         let mut steps = released.take().unwrap_or_default();
@@ -225,14 +240,18 @@ pub fn open_part(
         if !complete {
             steps.pop();
         }
-        let messages = std::mem::take(&mut trajectory.messages);
+        let mut messages = settled.take().unwrap_or_default();
+        messages
+            .extend(std::mem::take(&mut trajectory.messages))
+            .map_err(packing)?;
+        messages.shrink();
         inflate_header(path, &file, trajectory)?;
         trajectory.lazy = Some(LazySteps::new(SlimSteps {
             path: path.to_path_buf(),
             size: stamp.0,
             modified: stamp.1,
             steps,
-            messages: PackedPool::pack(messages).map_err(packing)?,
+            messages,
             complete,
         }));
     }

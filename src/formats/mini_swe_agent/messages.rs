@@ -72,9 +72,15 @@ impl Messages {
         (self.step.as_mut(), &mut self.released, &mut pool[from..])
     }
 
-    /// Messages in the pool so far.
+    /// Messages held in the pool (those not taken yet).
     pub fn pool_len(&self) -> usize {
         self.trajectory.messages.len()
+    }
+
+    /// The pool's messages held so far, none of which changes once there (the lazy open
+    /// packs them as it reads; contexts count every message, taken or not).
+    pub fn take_pool(&mut self) -> Vec<Message> {
+        std::mem::take(&mut self.trajectory.messages)
     }
 
     /// One item of `messages`, as JSON.

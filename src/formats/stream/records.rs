@@ -25,7 +25,7 @@ use super::slim::Slimmer;
 use super::{CHUNK, STRING_CAP, line_budget_error};
 use crate::formats::LoadError;
 use crate::formats::detect::{Kind, detect, is_json_lines};
-use crate::model::{Format, Step, Trajectory};
+use crate::model::{Format, Message, Step, Trajectory};
 use keyed::Keyed;
 use readers::{Records, reader};
 use std::fs::File;
@@ -287,7 +287,7 @@ pub fn visit(
         on_step(step)
     };
     let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
-    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each), false)?
+    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each), None)?
     else {
         return Ok(None);
     };
@@ -304,14 +304,16 @@ pub fn visit(
 /// bytes of `path` from its start: all of them (`whole`), or its first lines or items only
 /// (the open of a big file's first steps, [`super::part`]), whose array is then not expected
 /// to close. Each step goes to `on_step` (slim, in order, numbered) as soon as its reader
-/// lets it go, the message pool kept: what the lazy open packs as it reads. The
-/// trajectories come back with the steps not let go, numbered after those.
+/// lets it go, the message pool kept, each of its messages to `on_pool` as soon as nothing
+/// later changes it: what the lazy open packs as it reads. The trajectories come back with
+/// the steps not let go, numbered after those, and the pool's messages not handed over.
 pub fn read_releasing(
     path: &Path,
     file: &mut dyn Read,
     threshold: usize,
     whole: bool,
     on_step: OnStep<'_>,
+    on_pool: OnPool<'_>,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let mut count = 0;
     let mut each = |mut step: Step| {
@@ -319,7 +321,9 @@ pub fn read_releasing(
         step.index = count;
         on_step(step)
     };
-    let Some(mut trajectories) = drive(path, file, threshold, whole, Some(&mut each), true)? else {
+    let Some(mut trajectories) =
+        drive(path, file, threshold, whole, Some(&mut each), Some(on_pool))?
+    else {
         return Ok(None);
     };
     // Steps let go come from a reader of one trajectory; a reader of several (OTel traces)
@@ -336,18 +340,22 @@ pub fn read_releasing(
 
 /// Steps handed over as their reader releases them.
 type OnStep<'a> = &'a mut dyn FnMut(Step) -> Result<(), LoadError>;
+/// Pool messages handed over as they settle.
+pub type OnPool<'a> = &'a mut dyn FnMut(Vec<Message>) -> Result<(), LoadError>;
 
 /// The record reading of [`read_releasing`] and [`visit`]: with `on_step`, the reader releases
-/// its steps as they finish and each goes there at once.
+/// its steps as they finish and each goes there at once; with `on_pool`, it keeps its message
+/// pool and hands its messages there as they settle.
 fn drive(
     path: &Path,
     file: &mut dyn Read,
     threshold: usize,
     whole: bool,
     mut on_step: Option<OnStep<'_>>,
-    keep_pool: bool,
+    mut on_pool: Option<OnPool<'_>>,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let release = on_step.is_some();
+    let keep_pool = on_pool.is_some();
     let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
     let mut slimmer = Slimmer::new(threshold);
     let mut cutter = Cutter::new();
@@ -395,10 +403,8 @@ fn drive(
         if let Some(err) = failed.take() {
             return Err(err);
         }
-        if let (Some(reader), Some(on_step)) = (&mut reader, &mut on_step) {
-            for step in reader.released() {
-                on_step(step)?;
-            }
+        if let Some(reader) = &mut reader {
+            hand_over(reader.as_mut(), &mut on_step, &mut on_pool)?;
         }
         if cutter.pending.len() as u64 > budget {
             return Err(line_budget_error(path, cutter.open_line(), budget));
@@ -432,12 +438,29 @@ fn drive(
     let Some(mut reader) = reader else {
         return Ok(None);
     };
-    if let Some(on_step) = &mut on_step {
+    hand_over(reader.as_mut(), &mut on_step, &mut on_pool)?;
+    reader.finish().map(Some)
+}
+
+/// Hands the steps `reader` let go to `on_step`, and the pool messages that settled to
+/// `on_pool`.
+fn hand_over(
+    reader: &mut dyn Records,
+    on_step: &mut Option<OnStep<'_>>,
+    on_pool: &mut Option<OnPool<'_>>,
+) -> Result<(), LoadError> {
+    if let Some(on_step) = on_step {
         for step in reader.released() {
             on_step(step)?;
         }
     }
-    reader.finish().map(Some)
+    if let Some(on_pool) = on_pool {
+        let settled = reader.settled();
+        if !settled.is_empty() {
+            on_pool(settled)?;
+        }
+    }
+    Ok(())
 }
 
 /// Hands `record` to `reader`.

@@ -182,6 +182,10 @@ impl Records for MiniItems<'_> {
     fn released(&mut self) -> Vec<Step> {
         self.messages.take_released()
     }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.messages.take_pool()
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::formats::{
     LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
     kimi_cli, openhands, otel_genai,
 };
-use crate::model::{Format, Step, Trajectory};
+use crate::model::{Format, Message, Step, Trajectory};
 use std::path::Path;
 
 /// A format's reader fed one slimmed record at a time.
@@ -27,6 +27,12 @@ pub(super) trait Records {
     fn released(&mut self) -> Vec<Step> {
         Vec::new()
     }
+    /// Pool messages that nothing later changes, taken from the front of the pool kept
+    /// (the reader's trajectory then holds the rest); none unless it keeps its pool while
+    /// letting steps go.
+    fn settled(&mut self) -> Vec<Message> {
+        Vec::new()
+    }
 }
 
 /// A JSON Lines reader: fed each line as it comes (a bad line is its own warning, never an
@@ -34,6 +40,7 @@ pub(super) trait Records {
 pub(super) trait LineReader {
     fn line(&mut self, line: usize, bytes: &[u8], is_last: bool);
     fn take_released(&mut self) -> Vec<Step>;
+    fn take_settled(&mut self) -> Vec<Message>;
     fn finish(self) -> Result<Vec<Trajectory>, LoadError>;
 }
 
@@ -50,10 +57,14 @@ impl<T: LineReader> Records for T {
     fn released(&mut self) -> Vec<Step> {
         self.take_released()
     }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.take_settled()
+    }
 }
 
-/// Implements [`LineReader`] by the reader's own inherent `line`, `take_released` and
-/// `finish`.
+/// Implements [`LineReader`] by the reader's own inherent `line`, `take_released`,
+/// `take_settled` and `finish`.
 macro_rules! line_reader {
     ($($reader:ty),+ $(,)?) => {$(
         impl LineReader for $reader {
@@ -63,6 +74,10 @@ macro_rules! line_reader {
 
             fn take_released(&mut self) -> Vec<Step> {
                 <$reader>::take_released(self)
+            }
+
+            fn take_settled(&mut self) -> Vec<Message> {
+                <$reader>::take_settled(self)
             }
 
             fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
@@ -122,6 +137,10 @@ impl Records for ChatRecords<'_> {
     fn released(&mut self) -> Vec<Step> {
         self.0.take_released()
     }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.0.take_settled()
+    }
 }
 
 /// Gemini CLI sessions: the lines of the JSON Lines variant, or a document's `messages` and,
@@ -148,6 +167,10 @@ impl Records for GeminiRecords<'_> {
 
     fn released(&mut self) -> Vec<Step> {
         self.0.take_released()
+    }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.0.take_settled()
     }
 }
 
