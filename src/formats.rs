@@ -34,6 +34,7 @@ pub mod parquet;
 mod pythonic;
 mod raw;
 mod raw_json;
+mod read_count;
 mod results_search;
 mod revisit;
 mod run_cache;

@@ -4,7 +4,8 @@
 //! Gemini CLI documents and JSON Lines): built record by record, each step packed
 //! as its reader lets it go, it gives the whole read's steps, contexts and message pool at
 //! every slimming threshold. `show --step N [--context]` of such a file opened lazily
-//! prints what it prints of the file read whole.
+//! prints what it prints of the file read whole. The start of such a file opens with the
+//! steps its reader has let go, each the whole read's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -92,15 +93,35 @@ fn check(path: &Path, format: Format) {
 }
 
 /// A later record may still change a step read before it (a token count, a cancellation, a
-/// tool answer by id), so the start of the file alone does not give the whole index's first
-/// steps: the first steps of these formats come with the whole index.
+/// tool answer by id), so a part of the file gives only the steps its reader has let go:
+/// each is the whole read's, context included, wherever the part ends. The file's first
+/// steps then come long before its whole index.
 fn check_first(path: &Path) {
-    let first = open_first(path, 3, 4096, &mut |_| {}).unwrap().unwrap();
-    assert!(
-        first.lazy.as_ref().unwrap().is_complete(),
-        "{}: opened whole",
-        path.display()
-    );
+    let shown = path.display();
+    let full = whole(path);
+    let size = std::fs::metadata(path).unwrap().len();
+    let mut partial = 0;
+    for start in [4096, size / 10, size / 3, size / 2 + 17] {
+        let first = open_first(path, 1, start, &mut |_| {}).unwrap().unwrap();
+        let lazy = first.lazy.as_ref().unwrap();
+        let count = first.step_count();
+        assert!(count <= full.steps.len(), "{shown} from {start}");
+        if !lazy.is_complete() {
+            partial += 1;
+            assert!(count < full.steps.len(), "{shown} from {start}");
+        }
+        for i in 1..=count {
+            let one = first.load_step(i).unwrap();
+            let want = &full.steps[i - 1];
+            assert_eq!(&one.steps[0], want, "{shown} from {start}: step {i}");
+            assert_eq!(
+                one.steps[0].context_messages(&one.messages),
+                want.context_messages(&full.messages),
+                "{shown} from {start}: step {i}'s context"
+            );
+        }
+    }
+    assert!(partial >= 2, "{shown}: opened from a part at most once");
 }
 
 fn lines(name: &str, records: &[Value], format: Format) {

@@ -23,6 +23,7 @@ mod tests;
 
 use super::LoadError;
 use super::json::{JsonLine, each_json_line, json_line};
+use super::read_count::ReadCount;
 use super::tool_steps::{CallOutput, StepBuilder};
 use crate::model::{Format, Message, Trajectory, Usage};
 use record::{Line, Payload, value};
@@ -67,29 +68,16 @@ struct Rollout<'a> {
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
     // One record at a time: a long rollout never sits in memory as JSON values.
     let mut rollout = Rollout::new(path);
-    let mut records = 0;
-    let mut first_problem = None;
+    let mut count = ReadCount::default();
     each_json_line(
         path,
         bytes,
-        |line: Result<JsonLine<&RawValue>, String>| match line {
-            Ok(line) => {
-                records += 1;
-                rollout.record(line.line, line.value);
-            }
-            Err(warning) => {
-                first_problem.get_or_insert_with(|| warning.clone());
-                rollout.steps.warn(warning);
-            }
+        |line: Result<JsonLine<&RawValue>, String>| match count.line(line) {
+            Ok(line) => rollout.record(line.line, line.value),
+            Err(warning) => rollout.steps.warn(warning),
         },
     );
-    if records == 0 {
-        let why = first_problem.map(|w| format!(" ({w})")).unwrap_or_default();
-        return Err(LoadError::invalid(
-            path,
-            format!("no readable Codex records{why}"),
-        ));
-    }
+    count.none_read(path, "Codex records")?;
     Ok(vec![rollout.finish()])
 }
 
@@ -99,8 +87,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 /// step's release is lost to this read (the whole read keeps it).
 pub struct Lines<'a> {
     rollout: Rollout<'a>,
-    records: usize,
-    first_problem: Option<String>,
+    count: ReadCount,
 }
 
 impl<'a> Lines<'a> {
@@ -112,23 +99,19 @@ impl<'a> Lines<'a> {
         rollout.releasing = true;
         Lines {
             rollout,
-            records: 0,
-            first_problem: None,
+            count: ReadCount::default(),
         }
     }
 
     /// Reads line `line_no` (1-based) of the file; `is_last` when nothing follows it.
     pub fn line(&mut self, line_no: usize, line: &[u8], is_last: bool) {
         let path = self.rollout.path;
-        match json_line::<&RawValue>(path, line_no, line, is_last) {
-            Ok(line) => {
-                self.records += 1;
-                self.rollout.record(line.line, line.value);
-            }
-            Err(warning) => {
-                self.first_problem.get_or_insert_with(|| warning.clone());
-                self.rollout.steps.warn(warning);
-            }
+        match self
+            .count
+            .line(json_line::<&RawValue>(path, line_no, line, is_last))
+        {
+            Ok(line) => self.rollout.record(line.line, line.value),
+            Err(warning) => self.rollout.steps.warn(warning),
         }
     }
 
@@ -144,16 +127,7 @@ impl<'a> Lines<'a> {
     }
 
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
-        if self.records == 0 {
-            let why = self
-                .first_problem
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            return Err(LoadError::invalid(
-                self.rollout.path,
-                format!("no readable Codex records{why}"),
-            ));
-        }
+        self.count.none_read(self.rollout.path, "Codex records")?;
         Ok(vec![self.rollout.finish()])
     }
 }

@@ -12,6 +12,7 @@
 
 use super::LoadError;
 use super::json::{JsonLine, content_text, each_json_line, json_line, str_field, u64_field};
+use super::read_count::ReadCount;
 use super::tool_steps::{CallOutput, generic_action};
 use super::turns::{Session, name_after_session};
 use crate::model::{Format, Message, Step, ToolCall, Trajectory, Usage};
@@ -87,8 +88,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 /// already let go, is lost to the bounded read.
 pub struct Lines<'a> {
     reader: Reader<'a>,
-    records: usize,
-    first_problem: Option<String>,
+    count: ReadCount,
 }
 
 impl<'a> Lines<'a> {
@@ -101,8 +101,7 @@ impl<'a> Lines<'a> {
                 session_id: None,
                 ignored: BTreeMap::new(),
             },
-            records: 0,
-            first_problem: None,
+            count: ReadCount::default(),
         }
     }
 
@@ -120,15 +119,9 @@ impl<'a> Lines<'a> {
     }
 
     fn read(&mut self, line: Result<JsonLine, String>) {
-        match line {
-            Ok(line) => {
-                self.records += 1;
-                self.reader.event(&line);
-            }
-            Err(warning) => {
-                self.first_problem.get_or_insert_with(|| warning.clone());
-                self.reader.session.steps.warn(warning);
-            }
+        match self.count.line(line) {
+            Ok(line) => self.reader.event(&line),
+            Err(warning) => self.reader.session.steps.warn(warning),
         }
     }
 
@@ -145,16 +138,8 @@ impl<'a> Lines<'a> {
 
     /// The trajectory, with the steps not let go; an error when no line was readable.
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
-        if self.records == 0 {
-            let why = self
-                .first_problem
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            return Err(LoadError::invalid(
-                self.reader.path,
-                format!("no readable Copilot CLI events{why}"),
-            ));
-        }
+        self.count
+            .none_read(self.reader.path, "Copilot CLI events")?;
         Ok(vec![self.reader.finish()])
     }
 }

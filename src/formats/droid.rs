@@ -10,6 +10,7 @@
 
 use super::LoadError;
 use super::json::{JsonLine, content_text, each_json_line, json_line, str_field, u64_field};
+use super::read_count::ReadCount;
 use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis, name_after_session};
 use crate::model::{Format, Step, ToolCall, Trajectory, Usage};
@@ -48,9 +49,7 @@ pub struct Events<'a> {
     step: Option<usize>,
     answered: bool,
     session_id: Option<String>,
-    records: usize,
-    /// Why the first unreadable line was skipped, for a file with no readable line.
-    first_problem: Option<String>,
+    count: ReadCount,
 }
 
 impl<'a> Events<'a> {
@@ -61,8 +60,7 @@ impl<'a> Events<'a> {
             step: None,
             answered: false,
             session_id: None,
-            records: 0,
-            first_problem: None,
+            count: ReadCount::default(),
         }
     }
 
@@ -80,15 +78,9 @@ impl<'a> Events<'a> {
     }
 
     fn read(&mut self, line: Result<JsonLine, String>) {
-        match line {
-            Ok(line) => {
-                self.records += 1;
-                self.event(line.line, &line.value);
-            }
-            Err(warning) => {
-                self.first_problem.get_or_insert_with(|| warning.clone());
-                self.session.steps.warn(warning);
-            }
+        match self.count.line(line) {
+            Ok(line) => self.event(line.line, &line.value),
+            Err(warning) => self.session.steps.warn(warning),
         }
     }
 
@@ -104,16 +96,8 @@ impl<'a> Events<'a> {
     }
 
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
-        if self.records == 0 {
-            let why = self
-                .first_problem
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            return Err(LoadError::invalid(
-                self.path,
-                format!("no readable droid stream-json events{why}"),
-            ));
-        }
+        self.count
+            .none_read(self.path, "droid stream-json events")?;
         let mut trajectory = self.session.finish();
         if let Some(id) = self.session_id {
             name_after_session(&mut trajectory, &id);

@@ -14,6 +14,7 @@ use super::LoadError;
 use super::json::{
     JsonLine, content_text, each_json_line, json_line, str_field, to_text, u64_field,
 };
+use super::read_count::ReadCount;
 use super::tool_steps::{CallOutput, call_action};
 use super::turns::{Session, iso_from_millis};
 use crate::model::{Format, Message, Step, ToolCall, Trajectory, Usage};
@@ -68,8 +69,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
 /// ([`super::tool_steps`] gives up waiting then).
 pub struct Lines<'a> {
     reader: Reader<'a>,
-    records: usize,
-    first_problem: Option<String>,
+    count: ReadCount,
 }
 
 impl<'a> Lines<'a> {
@@ -85,8 +85,7 @@ impl<'a> Lines<'a> {
                 cancelled_step: None,
                 prompts: Vec::new(),
             },
-            records: 0,
-            first_problem: None,
+            count: ReadCount::default(),
         }
     }
 
@@ -104,15 +103,9 @@ impl<'a> Lines<'a> {
     }
 
     fn read(&mut self, line: Result<JsonLine, String>) {
-        match line {
-            Ok(line) => {
-                self.records += 1;
-                self.reader.record(&line);
-            }
-            Err(warning) => {
-                self.first_problem.get_or_insert_with(|| warning.clone());
-                self.reader.session.steps.warn(warning);
-            }
+        match self.count.line(line) {
+            Ok(line) => self.reader.record(&line),
+            Err(warning) => self.reader.session.steps.warn(warning),
         }
     }
 
@@ -129,16 +122,7 @@ impl<'a> Lines<'a> {
 
     /// The trajectory, with the steps not let go; an error when no line was readable.
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
-        if self.records == 0 {
-            let why = self
-                .first_problem
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            return Err(LoadError::invalid(
-                self.reader.path,
-                format!("no readable Kimi CLI records{why}"),
-            ));
-        }
+        self.count.none_read(self.reader.path, "Kimi CLI records")?;
         Ok(vec![self.reader.finish()])
     }
 }

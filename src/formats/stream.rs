@@ -53,8 +53,8 @@ const WHOLE_RECORDS: &[Format] = &[Format::MiniSweAgent];
 /// Formats where a later record may still change a step that is not the last one read (a
 /// Codex token count goes to the model step it follows, a Kimi cancellation or a chat
 /// log's tool answer to a step before the latest): the start of such a file does not hold
-/// its first steps as the whole file has them, so no part of it is opened ([`open_part`]
-/// gives `None` and the whole index is built instead, record by record).
+/// its first steps as the whole file has them, so a part of it gives only the steps the
+/// reader has let go, which no later record changes ([`open_part`]).
 const LATE_RECORDS: &[Format] = &[
     Format::Codex,
     Format::KimiCli,
@@ -222,8 +222,7 @@ pub fn open_part(
         return Ok(None);
     };
     if trajectories.iter().any(|t| {
-        (COMPARES_TEXTS.contains(&t.format) && !(by_records && WHOLE_RECORDS.contains(&t.format)))
-            || (!complete && LATE_RECORDS.contains(&t.format))
+        COMPARES_TEXTS.contains(&t.format) && !(by_records && WHOLE_RECORDS.contains(&t.format))
     }) {
         return Ok(None);
     }
@@ -234,11 +233,16 @@ pub fn open_part(
     for trajectory in &mut trajectories {
         let packing = |err: String| LoadError::invalid(path, format!("packing its steps: {err}"));
         let mut steps = released.take().unwrap_or_default();
-        for step in std::mem::take(&mut trajectory.steps) {
-            steps.push(step).map_err(packing)?;
-        }
-        if !complete {
-            steps.pop();
+        let held = std::mem::take(&mut trajectory.steps);
+        // A later record may still change a step the reader holds, so only the steps it let
+        // go (which nothing changes any more) are the whole index's first steps.
+        if complete || !LATE_RECORDS.contains(&trajectory.format) {
+            for step in held {
+                steps.push(step).map_err(packing)?;
+            }
+            if !complete {
+                steps.pop();
+            }
         }
         let mut messages = settled.take().unwrap_or_default();
         messages
