@@ -260,10 +260,18 @@ fn a_long_cursor_transcript_indexed_record_by_record_equals_the_whole_read() {
 #[test]
 fn a_long_gemini_cli_session_indexed_record_by_record_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let mut doc = long_logs::gemini_sample();
-    doc["messages"] = Value::Array(long_logs::long_gemini(60));
+    // The session's fields first, as gemini-cli writes them (a part that has not reached
+    // `sessionId` does not say it is a Gemini session).
+    let mut fields = long_logs::gemini_sample();
+    fields.as_object_mut().unwrap().remove("messages");
+    let fields = fields.to_string();
+    let messages = serde_json::to_string_pretty(&long_logs::long_gemini(60)).unwrap();
     let path = dir.path().join("session-long.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let text = format!(
+        "{},\n\"messages\": {messages}\n}}\n",
+        &fields[..fields.len() - 1]
+    );
+    std::fs::write(&path, text).unwrap();
     check(&path, Format::GeminiCli);
     check_first(&path);
     // The JSON Lines variant, each model message re-written with its results, some of them
