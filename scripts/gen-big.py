@@ -198,7 +198,7 @@ def big_mini_swe_agent(out, mb, seed):
                 if isinstance(m.get("content"), str):
                     if m["role"] != "assistant" and n % 500 == 250:
                         m["content"] = "<returncode>1</returncode>\n" + test_log(rng)
-                    m["content"] = f"[{n}] " + m["content"]
+                    m["content"] = f"#{n} " + m["content"]
                 size += f.write(",\n" + item(m))
                 n += 1
         f.write(",\n" + item(exit_message) + "\n  ],\n")

@@ -1,6 +1,7 @@
 //! The lazy open's index of a long log of each format whose reader lets steps go as they
 //! finish while keeping the message pool (Codex, Kimi CLI, Copilot CLI, droid, Hugging Face
-//! traces, chat logs as JSON Lines and as a list): built record by record, each step packed
+//! traces, chat logs as JSON Lines and as a list, mini-swe-agent in both modes, Cursor,
+//! Gemini CLI documents and JSON Lines): built record by record, each step packed
 //! as its reader lets it go, it gives the whole read's steps, contexts and message pool at
 //! every slimming threshold. `show --step N [--context]` of such a file opened lazily
 //! prints what it prints of the file read whole. The start of such a file opens with the
@@ -16,9 +17,9 @@ mod long_logs;
 use serde_json::Value;
 use std::path::Path;
 use trajscope::formats::{
-    Detail, Loaded, SLIM_ABOVE, load_file, open_bounded, open_first, read_bounded,
+    Detail, Loaded, SLIM_ABOVE, load_file, open_bounded, open_first, open_lazy, read_bounded,
 };
-use trajscope::model::{Format, Trajectory};
+use trajscope::model::{Format, Step, Trajectory};
 
 fn whole(path: &Path) -> Trajectory {
     match load_file(path).unwrap() {
@@ -187,27 +188,156 @@ fn a_long_chat_log_indexed_record_by_record_equals_the_whole_read() {
     check_first(&list);
 }
 
-/// `show --step N [--context]` of a big file (every file is big at
-/// `TRAJSCOPE_LAZY_ABOVE_MB=0`), opened lazily from its start, prints the step and its
-/// context as the whole read does.
+/// Only the step a later record may still change (the last one read) waits for the rest of
+/// the file: the start of a mini-swe-agent trajectory gives its first steps as the whole
+/// index has them.
+fn check_part(path: &Path) {
+    let shown = path.display();
+    let full = whole(path);
+    let first = open_first(path, 3, 4096, &mut |_| {}).unwrap().unwrap();
+    assert!(
+        !first.lazy.as_ref().unwrap().is_complete(),
+        "{shown}: its start opened"
+    );
+    assert!(
+        (3..full.steps.len()).contains(&first.step_count()),
+        "{shown}"
+    );
+    for i in 1..=first.step_count() {
+        let one = first.load_step(i).unwrap();
+        assert_eq!(one.steps[0], full.steps[i - 1], "{shown}: step {i}");
+    }
+}
+
+#[test]
+fn a_long_mini_swe_agent_trajectory_indexed_record_by_record_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.traj.json");
+    long_logs::long_mini(&path, 30);
+    check(&path, Format::MiniSweAgent);
+    check_part(&path);
+    let text = dir.path().join("text.traj.json");
+    long_logs::long_mini_text(&text, 30);
+    check(&text, Format::MiniSweAgent);
+    check_part(&text);
+    // The index holds long texts as the places they sit in the file, the thought and the
+    // answer made of a long answer too: the rows show them cut.
+    let mut rows = Vec::new();
+    open_lazy(&text, &mut |step| rows.push(step))
+        .unwrap()
+        .unwrap();
+    let cut = |text: fn(&Step) -> &str| {
+        rows.iter()
+            .filter(|s| text(s).contains("more bytes in the file"))
+            .count()
+    };
+    assert!(
+        cut(|s| &s.observation) > 10,
+        "long observations left in the file"
+    );
+    assert!(cut(|s| &s.thought) > 10, "long thoughts left in the file");
+    assert!(cut(|s| &s.response) > 10, "long answers left in the file");
+    // A bare message list.
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&text).unwrap()).unwrap();
+    let list = dir.path().join("list.traj.json");
+    std::fs::write(
+        &list,
+        serde_json::to_string_pretty(&doc["messages"]).unwrap(),
+    )
+    .unwrap();
+    check(&list, Format::MiniSweAgent);
+}
+
+#[test]
+fn a_long_cursor_transcript_indexed_record_by_record_equals_the_whole_read() {
+    lines(
+        "0b9e-long.jsonl",
+        &long_logs::long_cursor(60),
+        Format::Cursor,
+    );
+}
+
+#[test]
+fn a_long_gemini_cli_session_indexed_record_by_record_equals_the_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    // The session's fields first, as gemini-cli writes them (a part that has not reached
+    // `sessionId` does not say it is a Gemini session).
+    let mut fields = long_logs::gemini_sample();
+    fields.as_object_mut().unwrap().remove("messages");
+    let fields = fields.to_string();
+    let messages = serde_json::to_string_pretty(&long_logs::long_gemini(60)).unwrap();
+    let path = dir.path().join("session-long.json");
+    let text = format!(
+        "{},\n\"messages\": {messages}\n}}\n",
+        &fields[..fields.len() - 1]
+    );
+    std::fs::write(&path, text).unwrap();
+    check(&path, Format::GeminiCli);
+    check_first(&path);
+    // The JSON Lines variant, each model message re-written with its results, some of them
+    // 40 messages later.
+    let jsonl = dir.path().join("session-long.jsonl");
+    let delay = |n: usize| if n % 7 == 3 { 40 } else { 0 };
+    std::fs::write(
+        &jsonl,
+        long_logs::gemini_jsonl(&long_logs::long_gemini(60), delay),
+    )
+    .unwrap();
+    check(&jsonl, Format::GeminiCli);
+    check_first(&jsonl);
+}
+
+/// `show --step N [--context]` of `path` opened lazily (every file is big at
+/// `TRAJSCOPE_LAZY_ABOVE_MB=0`) prints the step and its context as the whole read does.
+fn show_agrees(path: &Path, step: usize) {
+    let dir = path.parent().unwrap();
+    let show = |lazy_above: &str, context: bool| {
+        let mut command = cli::isolated(dir);
+        command
+            .env(trajscope::formats::LAZY_ENV, lazy_above)
+            .args(["show", "--step", &step.to_string()])
+            .args(context.then_some("--context"))
+            .arg(path);
+        cli::stdout_of(&mut command)
+    };
+    let shown = path.display();
+    let (lazy, whole) = (show("0", true), show("100000", true));
+    assert!(
+        lazy.contains(&format!("Context at step {step}")),
+        "{shown}: {lazy}"
+    );
+    assert_eq!(lazy, whole, "{shown}");
+    let (lazy, whole) = (show("0", false), show("100000", false));
+    assert!(lazy.contains(&format!("Step {step}/")), "{shown}: {lazy}");
+    assert_eq!(lazy, whole, "{shown}");
+}
+
+/// A big rollout is opened from its start (its first steps as the whole index has them).
 #[test]
 fn show_of_a_big_rollout_reads_its_start_and_prints_the_whole_reads_context() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rollout-long.jsonl");
     long_logs::long_codex(&path, 40);
-    let show = |lazy_above: &str, context: bool| {
-        let mut command = cli::isolated(dir.path());
-        command
-            .env(trajscope::formats::LAZY_ENV, lazy_above)
-            .args(["show", "--step", "150"])
-            .args(context.then_some("--context"))
-            .arg(&path);
-        cli::stdout_of(&mut command)
-    };
-    let (lazy, whole) = (show("0", true), show("100000", true));
-    assert!(lazy.contains("Context at step 150"), "{lazy}");
-    assert_eq!(lazy, whole);
-    let (lazy, whole) = (show("0", false), show("100000", false));
-    assert!(lazy.contains("Step 150/"), "{lazy}");
-    assert_eq!(lazy, whole);
+    show_agrees(&path, 150);
+}
+
+/// The same of a mini-swe-agent trajectory (opened from its start), a Cursor transcript
+/// and a Gemini CLI session (whose whole index is built first).
+#[test]
+fn show_of_big_mini_cursor_and_gemini_files_prints_what_the_whole_read_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mini = dir.path().join("text.traj.json");
+    long_logs::long_mini_text(&mini, 30);
+    show_agrees(&mini, 150);
+    let cursor = dir.path().join("0b9e-long.jsonl");
+    long_logs::write_lines(&cursor, &long_logs::long_cursor(60));
+    show_agrees(&cursor, 150);
+    let gemini = dir.path().join("session-long.jsonl");
+    let delay = |n: usize| if n % 7 == 3 { 40 } else { 0 };
+    std::fs::write(
+        &gemini,
+        long_logs::gemini_jsonl(&long_logs::long_gemini(60), delay),
+    )
+    .unwrap();
+    show_agrees(&gemini, 150);
 }

@@ -10,48 +10,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/long_logs.rs"]
+mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use serde_json::json;
+use std::path::Path;
 use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
 use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
 use trajscope::model::{Format, Step, StepKind, Trajectory, TrajectorySummary};
-
-fn sample() -> Value {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-trajectories/gemini-cli/session-2026-01-05T08-00-6ce1f3e4.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// The sample's messages repeated `cycles` times with fresh message and call ids; every
-/// third cycle's tool outputs long (their `Exit Code` line kept last).
-fn long_messages(cycles: usize) -> Vec<Value> {
-    let doc = sample();
-    let mut out = Vec::new();
-    for n in 0..cycles {
-        for message in doc["messages"].as_array().unwrap() {
-            let mut m = message.clone();
-            m["id"] = json!(format!("{}-{n}", m["id"].as_str().unwrap()));
-            for call in m["toolCalls"].as_array_mut().into_iter().flatten() {
-                let id = format!("{}-{n}", call["id"].as_str().unwrap());
-                call["id"] = json!(id);
-                for part in call["result"].as_array_mut().into_iter().flatten() {
-                    let response = &mut part["functionResponse"]["response"];
-                    if n % 3 == 1
-                        && let Some(output) = response["output"].as_str()
-                    {
-                        let long = format!("{}{output}", "FAILED test_x\n".repeat(60));
-                        response["output"] = json!(long);
-                    }
-                }
-            }
-            out.push(m);
-        }
-    }
-    out
-}
 
 fn whole(path: &Path) -> Trajectory {
     match load_file(path).unwrap() {
@@ -108,8 +76,8 @@ fn check(path: &Path) -> Trajectory {
 #[test]
 fn a_long_session_document_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let mut doc = sample();
-    doc["messages"] = json!(long_messages(60));
+    let mut doc = long_logs::gemini_sample();
+    doc["messages"] = json!(long_logs::long_gemini(60));
     let path = dir.path().join("session-2026-01-05T08-00-6ce1f3e4.json");
     std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
     let full = check(&path);
@@ -121,52 +89,17 @@ fn a_long_session_document_visited_equals_the_whole_read() {
     );
 }
 
-/// The JSON Lines variant of `messages`: the session's first line, then each message, a
-/// model message with calls first without their results, re-written with them `delay(n)`
-/// messages later; a `$set` line after each user message.
-fn jsonl(messages: &[Value], delay: impl Fn(usize) -> usize) -> String {
-    let doc = sample();
-    let mut head = doc.clone();
-    head.as_object_mut().unwrap().remove("messages");
-    let mut lines = vec![head.to_string()];
-    // (messages still to write before it, the re-write)
-    let mut rewrites: Vec<(usize, Value)> = Vec::new();
-    for (n, message) in messages.iter().enumerate() {
-        let mut first = message.clone();
-        let mut calls = false;
-        for call in first["toolCalls"].as_array_mut().into_iter().flatten() {
-            call.as_object_mut().unwrap().remove("result");
-            call["status"] = json!("executing");
-            calls = true;
-        }
-        lines.push(first.to_string());
-        if message["type"] == "user" {
-            lines.push(json!({"$set": {"lastUpdated": format!("t{n}")}}).to_string());
-        }
-        if calls {
-            rewrites.push((delay(n), message.clone()));
-        }
-        for (left, rewrite) in &mut rewrites {
-            if *left == 0 {
-                lines.push(rewrite.to_string());
-            }
-            *left = left.wrapping_sub(1);
-        }
-        rewrites.retain(|(left, _)| *left != usize::MAX);
-    }
-    for (_, rewrite) in rewrites {
-        lines.push(rewrite.to_string());
-    }
-    lines.join("\n") + "\n"
-}
-
 #[test]
 fn a_long_jsonl_session_with_late_rewrites_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session-6ce1f3e4.jsonl");
     // Most results come with the next message; every seventh, 40 messages later (many
     // steps, within what the bounded read waits for).
-    let text = jsonl(&long_messages(60), |n| if n % 7 == 3 { 40 } else { 0 });
+    let text =
+        long_logs::gemini_jsonl(
+            &long_logs::long_gemini(60),
+            |n| if n % 7 == 3 { 40 } else { 0 },
+        );
     std::fs::write(&path, text).unwrap();
     let full = check(&path);
     assert_eq!(full.format_detail.as_deref(), Some("jsonl"));
@@ -184,9 +117,9 @@ fn a_long_jsonl_session_with_late_rewrites_visited_equals_the_whole_read() {
 fn a_rewrite_later_than_the_bounded_read_waits_is_lost_and_said() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session-6ce1f3e4.jsonl");
-    let messages = long_messages(60);
+    let messages = long_logs::long_gemini(60);
     // The first model message's results, 100 messages after it.
-    let text = jsonl(&messages, |n| if n == 1 { 100 } else { 0 });
+    let text = long_logs::gemini_jsonl(&messages, |n| if n == 1 { 100 } else { 0 });
     std::fs::write(&path, text).unwrap();
     let full = whole(&path);
     assert!(full.warnings.is_empty(), "{:?}", full.warnings);

@@ -161,12 +161,18 @@ fn below_the_threshold_files_are_read_whole() {
 }
 
 #[test]
-fn other_formats_open_whole_even_above_the_threshold() {
-    // The second row is the mini-swe-agent trajectory: no lazy reader for it.
+fn a_mini_swe_agent_trajectory_opens_lazily_above_the_threshold_too() {
+    // The second row is the mini-swe-agent trajectory: its record reader keeps the pool
+    // now, so it opens lazily, with the whole read's steps.
     let mut h = tui::open_with(lazy_config(), 120, 40);
     keys(&mut h, "j<CR>");
     let t = h.state.trajectory.as_ref().unwrap();
     let trajectory = t.trajectory.as_ref().expect("loaded");
     assert_eq!(trajectory.format, trajscope::model::Format::MiniSweAgent);
-    assert!(trajectory.lazy.is_none() && !trajectory.steps.is_empty());
+    assert!(trajectory.lazy.is_some(), "opened lazily");
+    let whole = match trajscope::formats::load_file(&trajectory.path).unwrap() {
+        trajscope::formats::Loaded::Trajectories(mut ts) => ts.remove(0),
+        trajscope::formats::Loaded::Results(_) => panic!("not a trajectory"),
+    };
+    assert_eq!(trajectory.step_count(), whole.steps.len());
 }

@@ -128,6 +128,12 @@ impl<'a> Lines<'a> {
         self.session.steps.take_released()
     }
 
+    /// The kept pool's messages that nothing later changes, taken from its front (none
+    /// unless the pool is kept while steps are let go).
+    pub fn take_settled(&mut self) -> Vec<crate::model::Message> {
+        self.session.steps.take_settled()
+    }
+
     /// Reads line `line_no` (1-based) of the file; `is_last` when nothing follows it.
     pub fn line(&mut self, line_no: usize, line: &[u8], is_last: bool) {
         let path = self.session.path;

@@ -120,6 +120,12 @@ impl<'a> Lines<'a> {
         self.rollout.steps.take_released()
     }
 
+    /// The kept pool's messages that nothing later changes, taken from its front (none
+    /// unless the pool is kept while steps are let go).
+    pub fn take_settled(&mut self) -> Vec<crate::model::Message> {
+        self.rollout.steps.take_settled()
+    }
+
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
         self.count.none_read(self.rollout.path, "Codex records")?;
         Ok(vec![self.rollout.finish()])

@@ -89,6 +89,12 @@ impl<'a> Events<'a> {
         self.session.take_released()
     }
 
+    /// The kept pool's messages that nothing later changes, taken from its front (none
+    /// unless the pool is kept while steps are let go).
+    pub fn take_settled(&mut self) -> Vec<crate::model::Message> {
+        self.session.steps.take_settled()
+    }
+
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
         self.count
             .none_read(self.path, "droid stream-json events")?;

@@ -114,6 +114,12 @@ impl<'a> Lines<'a> {
         self.reader.session.take_released()
     }
 
+    /// The kept pool's messages that nothing later changes, taken from its front (none
+    /// unless the pool is kept while steps are let go).
+    pub fn take_settled(&mut self) -> Vec<crate::model::Message> {
+        self.reader.session.steps.take_settled()
+    }
+
     /// The trajectory, with the steps not let go; an error when no line was readable.
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
         self.count.none_read(self.reader.path, "Kimi CLI records")?;

@@ -44,8 +44,12 @@ pub const SLIM_ABOVE: usize = 512;
 /// them against each other (SWE-agent finds each step's answer in `history` by its action,
 /// Inspect matches model events to the sample's messages): placeholders would change what
 /// they read, so these are read as before (SWE-agent files this big open through their own
-/// scan).
+/// scan), unless their record reader reads each record back whole ([`WHOLE_RECORDS`]).
 const COMPARES_TEXTS: &[Format] = &[Format::SweAgent, Format::MiniSweAgent, Format::InspectAi];
+/// Formats among [`COMPARES_TEXTS`] whose record reader reads each record back whole
+/// before reading it (mini-swe-agent's messages, [`records`]): read that way, they are
+/// indexed as the others are.
+const WHOLE_RECORDS: &[Format] = &[Format::MiniSweAgent];
 /// Formats where a later record may still change a step that is not the last one read (a
 /// Codex token count goes to the model step it follows, a Kimi cancellation or a chat
 /// log's tool answer to a step before the latest): the start of such a file does not hold
@@ -58,6 +62,11 @@ const LATE_RECORDS: &[Format] = &[
     Format::Droid,
     Format::HfTrace,
     Format::ChatMessages,
+    // A Cursor tool result answers its call by id, in whichever step still waits for it; a
+    // Gemini CLI message is re-written under its id up to 64 messages later (JSON Lines), and
+    // an `error` message fails the last model step, which a user turn may follow.
+    Format::Cursor,
+    Format::GeminiCli,
 ];
 /// Formats whose task is the issue inside wrappers of the first prompt ([`task_from_prompt`]):
 /// when that prompt was slimmed, the wrappers may have been in the part left in the file.
@@ -138,13 +147,14 @@ fn line_budget_error(path: &Path, line: usize, budget: u64) -> LoadError {
 ///
 /// A record reader lets each step go as it finishes, into `released` (packed there at once,
 /// so that the index never holds the slim steps as values); the trajectory keeps the
-/// others, numbered after those.
+/// others, numbered after those. With the trajectories: whether a record reader read them.
 fn read_slim(
     path: &Path,
     threshold: usize,
     part: &mut Part,
     released: &mut PackedSteps,
-) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    settled: &mut PackedPool,
+) -> Result<Option<(Vec<Trajectory>, bool)>, LoadError> {
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let size = file
         .metadata()
@@ -157,17 +167,27 @@ fn read_slim(
             .push(step)
             .map_err(|err| LoadError::invalid(path, format!("packing its steps: {err}")))
     };
-    if let Some(trajectories) =
-        records::read_releasing(path, &mut source, threshold, whole, &mut pack)?
-    {
-        return Ok(Some(trajectories));
+    let mut pack_pool = |messages: Vec<Message>| {
+        settled
+            .extend(messages)
+            .map_err(|err| LoadError::invalid(path, format!("packing its messages: {err}")))
+    };
+    if let Some(trajectories) = records::read_releasing(
+        path,
+        &mut source,
+        threshold,
+        whole,
+        &mut pack,
+        &mut pack_pool,
+    )? {
+        return Ok(Some((trajectories, true)));
     }
     if !whole {
         return Ok(None);
     }
     let slim = slim_file(path, threshold)?;
     match load_bytes_with(path, &slim, Detail::Full)? {
-        Loaded::Trajectories(trajectories) => Ok(Some(trajectories)),
+        Loaded::Trajectories(trajectories) => Ok(Some((trajectories, false))),
         Loaded::Results(_) => Ok(None),
     }
 }
@@ -195,17 +215,21 @@ pub fn open_part(
     let stamp = stamp(&file).map_err(|err| LoadError::io(path, err))?;
     let complete = part.limit >= stamp.0;
     let mut released = PackedSteps::default();
-    let Some(mut trajectories) = read_slim(path, threshold, part, &mut released)? else {
+    let mut settled = PackedPool::default();
+    let Some((mut trajectories, by_records)) =
+        read_slim(path, threshold, part, &mut released, &mut settled)?
+    else {
         return Ok(None);
     };
-    if trajectories
-        .iter()
-        .any(|t| COMPARES_TEXTS.contains(&t.format))
-    {
+    if trajectories.iter().any(|t| {
+        COMPARES_TEXTS.contains(&t.format) && !(by_records && WHOLE_RECORDS.contains(&t.format))
+    }) {
         return Ok(None);
     }
-    // Steps let go while reading come from a reader of one trajectory per file.
+    // Steps let go and pool messages settled while reading come from a reader of one
+    // trajectory per file.
     let mut released = Some(released);
+    let mut settled = Some(settled);
     for trajectory in &mut trajectories {
         let packing = |err: String| LoadError::invalid(path, format!("packing its steps: {err}"));
         let mut steps = released.take().unwrap_or_default();
@@ -220,14 +244,18 @@ pub fn open_part(
                 steps.pop();
             }
         }
-        let messages = std::mem::take(&mut trajectory.messages);
+        let mut messages = settled.take().unwrap_or_default();
+        messages
+            .extend(std::mem::take(&mut trajectory.messages))
+            .map_err(packing)?;
+        messages.shrink();
         inflate_header(path, &file, trajectory)?;
         trajectory.lazy = Some(LazySteps::new(SlimSteps {
             path: path.to_path_buf(),
             size: stamp.0,
             modified: stamp.1,
             steps,
-            messages: PackedPool::pack(messages).map_err(packing)?,
+            messages,
             complete,
         }));
     }

@@ -422,7 +422,7 @@ impl StepBuilder {
     }
 
     fn pool_message(&mut self, step: usize) -> Option<&mut Message> {
-        let index = self.draft(step)?.message as usize;
+        let index = self.pool_slot(self.draft(step)?.message as usize)?;
         self.trajectory.messages.get_mut(index)
     }
 

@@ -321,10 +321,23 @@ fn m_is_call(out: &[Value]) -> bool {
     out.last().is_some_and(|m| m["tool_calls"].is_array())
 }
 
-/// The sample's turns repeated with their texts numbered, some observations long.
+/// The mini-swe-agent 1.x sample (text mode: the command in a fenced block of the answer).
+pub const MINI_V1: &str = "mini-swe-agent/tinycalc__tinycalc-1/tinycalc__tinycalc-1.traj.json";
+
+/// The 2.x sample's turns repeated with their texts numbered, some observations long.
 pub fn long_mini(out: &Path, cycles: usize) {
+    long_mini_of(MINI_V2, out, cycles);
+}
+
+/// [`long_mini`] of the text-mode sample: some answers long too, with a long thought before
+/// their command or a long text after it.
+pub fn long_mini_text(out: &Path, cycles: usize) {
+    long_mini_of(MINI_V1, out, cycles);
+}
+
+fn long_mini_of(rel: &str, out: &Path, cycles: usize) {
     let mut doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(sample(MINI_V2)).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(sample(rel)).unwrap()).unwrap();
     let messages = doc["messages"].as_array().unwrap().clone();
     let (head, body) = messages.split_at(2);
     let (exit, turns) = body.split_last().unwrap();
@@ -335,11 +348,13 @@ pub fn long_mini(out: &Path, cycles: usize) {
             let mut m = turn.clone();
             if let Some(text) = m["content"].as_str() {
                 let text = if n % 5 == 3 {
-                    format!("{text}\n{}", "FAILED test_x - AssertionError\n".repeat(40))
+                    format!("{text}\n{}", "FAILED test_x - AssertionError\n".repeat(100))
+                } else if n % 5 == 1 && m["role"] == "assistant" {
+                    format!("{}{text}", "Let me think about this step.\n".repeat(100))
                 } else {
                     text.to_string()
                 };
-                m["content"] = json!(format!("[{n}] {text}"));
+                m["content"] = json!(format!("#{n} {text}"));
             }
             all.push(m);
             n += 1;
@@ -348,4 +363,140 @@ pub fn long_mini(out: &Path, cycles: usize) {
     all.push(exit.clone());
     doc["messages"] = Value::Array(all);
     std::fs::write(out, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+}
+
+/// The blocks of a line's message.
+fn blocks(line: &mut Value) -> &mut Vec<Value> {
+    line["message"]["content"].as_array_mut().unwrap()
+}
+
+/// A Cursor transcript: the sample's lines repeated `cycles` times with fresh tool ids. In every fifth cycle the
+/// first result line is held back and logged after the second call of the cycle two on, so
+/// that a step waits for it while more than a handful of later steps start.
+pub fn long_cursor(cycles: usize) -> Vec<Value> {
+    let sample = sample("cursor/agent-transcripts/8399813c-8e99-56b7-b2b4-ae7570985cb1.jsonl");
+    let lines: Vec<Value> = std::fs::read_to_string(sample)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut out = Vec::new();
+    let mut late: Vec<Value> = Vec::new();
+    for n in 0..cycles {
+        let mut results = 0;
+        let mut calls = 0;
+        for line in &lines {
+            let mut l = line.clone();
+            let mut is_result = false;
+            let mut is_call = false;
+            if l.get("message").is_some() {
+                for block in blocks(&mut l) {
+                    if let Some(id) = block["id"].as_str() {
+                        block["id"] = json!(format!("{id}_{n}"));
+                        is_call = true;
+                    }
+                    if let Some(id) = block["tool_use_id"].as_str() {
+                        block["tool_use_id"] = json!(format!("{id}_{n}"));
+                        is_result = true;
+                        if n % 3 == 1 {
+                            block["content"] = json!("FAILED test_x\n".repeat(60));
+                        }
+                    }
+                    if let Some(text) = block["text"].as_str() {
+                        block["text"] = json!(format!("#{n} {text}"));
+                    }
+                }
+            }
+            if is_result {
+                results += 1;
+                if n % 5 == 2 && results == 1 {
+                    late.push(l);
+                    continue;
+                }
+            }
+            out.push(l);
+            if is_call {
+                calls += 1;
+                if n % 5 == 4 && calls == 2 {
+                    out.append(&mut late);
+                }
+            }
+        }
+    }
+    out.append(&mut late);
+    out
+}
+
+/// The Gemini CLI sample session.
+pub fn gemini_sample() -> Value {
+    let path = sample("gemini-cli/session-2026-01-05T08-00-6ce1f3e4.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Gemini CLI messages: the sample's repeated `cycles` times with fresh message and call ids; every
+/// third cycle's tool outputs long (their `Exit Code` line kept last).
+pub fn long_gemini(cycles: usize) -> Vec<Value> {
+    let doc = gemini_sample();
+    let mut out = Vec::new();
+    for n in 0..cycles {
+        for message in doc["messages"].as_array().unwrap() {
+            let mut m = message.clone();
+            m["id"] = json!(format!("{}-{n}", m["id"].as_str().unwrap()));
+            for call in m["toolCalls"].as_array_mut().into_iter().flatten() {
+                let id = format!("{}-{n}", call["id"].as_str().unwrap());
+                call["id"] = json!(id);
+                for part in call["result"].as_array_mut().into_iter().flatten() {
+                    let response = &mut part["functionResponse"]["response"];
+                    if n % 3 == 1
+                        && let Some(output) = response["output"].as_str()
+                    {
+                        let long = format!("{}{output}", "FAILED test_x\n".repeat(60));
+                        response["output"] = json!(long);
+                    }
+                }
+            }
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// The JSON Lines variant of `messages`: the session's first line, then each message, a
+/// model message with calls first without their results, re-written with them `delay(n)`
+/// messages later; a `$set` line after each user message.
+pub fn gemini_jsonl(messages: &[Value], delay: impl Fn(usize) -> usize) -> String {
+    let doc = gemini_sample();
+    let mut head = doc.clone();
+    head.as_object_mut().unwrap().remove("messages");
+    let mut lines = vec![head.to_string()];
+    // (messages still to write before it, the re-write)
+    let mut rewrites: Vec<(usize, Value)> = Vec::new();
+    for (n, message) in messages.iter().enumerate() {
+        let mut first = message.clone();
+        let mut calls = false;
+        for call in first["toolCalls"].as_array_mut().into_iter().flatten() {
+            call.as_object_mut().unwrap().remove("result");
+            call["status"] = json!("executing");
+            calls = true;
+        }
+        lines.push(first.to_string());
+        if message["type"] == "user" {
+            lines.push(json!({"$set": {"lastUpdated": format!("t{n}")}}).to_string());
+        }
+        if calls {
+            rewrites.push((delay(n), message.clone()));
+        }
+        for (left, rewrite) in &mut rewrites {
+            if *left == 0 {
+                lines.push(rewrite.to_string());
+            }
+            *left = left.wrapping_sub(1);
+        }
+        rewrites.retain(|(left, _)| *left != usize::MAX);
+    }
+    for (_, rewrite) in rewrites {
+        lines.push(rewrite.to_string());
+    }
+    lines.join("\n") + "\n"
 }

@@ -183,6 +183,13 @@ impl<'a> Messages<'a> {
         std::mem::take(&mut self.released)
     }
 
+    /// The kept pool's messages that nothing later changes, taken from its front (none
+    /// unless the pool is kept while steps are let go).
+    pub fn take_settled(&mut self) -> Vec<crate::model::Message> {
+        // A message never changes once in the pool.
+        std::mem::take(&mut self.trajectory.messages)
+    }
+
     /// The trajectory, with the steps still open (and the pool, if kept).
     pub fn finish(mut self) -> Result<Vec<Trajectory>, LoadError> {
         if self.unknown_roles > 0 {

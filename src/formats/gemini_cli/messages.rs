@@ -73,10 +73,11 @@ impl<'a> Messages<'a> {
     }
 
     /// The bounded read: steps let go as they finish ([`Messages::take_released`]), JSON
-    /// Lines messages read [`REWRITE_WINDOW`] messages after they first come, no pool.
-    pub fn releasing(path: &'a Path, lines: bool) -> Messages<'a> {
+    /// Lines messages read [`REWRITE_WINDOW`] messages after they first come; the message
+    /// pool kept only if `keep_pool` (the lazy open's index, whose contexts need it).
+    pub fn releasing(path: &'a Path, lines: bool, keep_pool: bool) -> Messages<'a> {
         let mut messages = Messages::new(path, lines);
-        messages.session.release_steps(false);
+        messages.session.release_steps(keep_pool);
         messages.read_ids = Some(HashSet::new());
         messages
     }
@@ -210,6 +211,12 @@ impl<'a> Messages<'a> {
     /// The steps let go since the last call (none unless [`Messages::releasing`]).
     pub fn take_released(&mut self) -> Vec<Step> {
         self.session.take_released()
+    }
+
+    /// The kept pool's messages that nothing later changes, taken from its front (none
+    /// unless the pool is kept while steps are let go).
+    pub fn take_settled(&mut self) -> Vec<crate::model::Message> {
+        self.session.steps.take_settled()
     }
 
     /// The trajectory, with the steps not let go; an error when the file holds neither a

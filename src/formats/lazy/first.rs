@@ -58,7 +58,9 @@ pub fn open_first(
         };
         let trajectory = match opened {
             Ok(Some(trajectory)) => trajectory,
-            Ok(None) if !whole && limit < TELLS_FORMAT => {
+            // A small part may not hold a record yet (a mini-swe-agent file's `info` comes
+            // before its messages: no message read is an error).
+            Ok(None) | Err(_) if !whole && limit < TELLS_FORMAT => {
                 at = limit.saturating_mul(2);
                 continue;
             }

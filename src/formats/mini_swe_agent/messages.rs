@@ -13,7 +13,7 @@ use super::{
 };
 use crate::formats::LoadError;
 use crate::formats::task::task_from_prompt;
-use crate::model::{Exactness, Format, Role, Step, StepContext, Trajectory};
+use crate::model::{Exactness, Format, Message, Role, Step, StepContext, Trajectory};
 use serde_json::Value;
 use std::path::Path;
 
@@ -30,8 +30,10 @@ pub struct Messages {
     /// `exit` messages, which override `info` and so are read after it.
     exits: Vec<RawMessage>,
     header: Option<MiniObject>,
-    /// Let finished steps go ([`Messages::take_released`]) and keep no message pool.
+    /// Let finished steps go ([`Messages::take_released`]).
     release: bool,
+    /// Keep the message pool while letting steps go (the lazy open's index).
+    keep_pool: bool,
     released: Vec<Step>,
 }
 
@@ -47,8 +49,38 @@ impl Messages {
             exits: Vec::new(),
             header: None,
             release,
+            keep_pool: false,
             released: Vec::new(),
         }
+    }
+
+    /// Steps let go as they finish ([`Messages::take_released`]), the message pool kept so
+    /// that each step's context is right: what the lazy open indexes.
+    pub fn releasing_with_pool(path: &Path) -> Messages {
+        Messages {
+            keep_pool: true,
+            ..Messages::new(path, true)
+        }
+    }
+
+    /// What the last messages fed may have written: the step still open, the steps let go
+    /// and not taken yet, and the pool's messages from `from` on (a reader fed whole texts
+    /// slims them again before they are kept).
+    pub fn fresh_mut(&mut self, from: usize) -> (Option<&mut Step>, &mut [Step], &mut [Message]) {
+        let pool = &mut self.trajectory.messages;
+        let from = from.min(pool.len());
+        (self.step.as_mut(), &mut self.released, &mut pool[from..])
+    }
+
+    /// Messages held in the pool (those not taken yet).
+    pub fn pool_len(&self) -> usize {
+        self.trajectory.messages.len()
+    }
+
+    /// The pool's messages held so far, none of which changes once there (the lazy open
+    /// packs them as it reads; contexts count every message, taken or not).
+    pub fn take_pool(&mut self) -> Vec<Message> {
+        std::mem::take(&mut self.trajectory.messages)
     }
 
     /// One item of `messages`, as JSON.
@@ -128,7 +160,7 @@ impl Messages {
             Role::System => {}
         }
         self.pool += 1;
-        if !self.release {
+        if !self.release || self.keep_pool {
             self.trajectory.push_message(message);
         }
     }

@@ -125,26 +125,36 @@ pub struct PackedPool {
 }
 
 impl PackedPool {
-    /// Packs `messages`, letting each go once written.
-    pub fn pack(messages: Vec<Message>) -> Result<PackedPool, String> {
-        let mut pool = PackedPool::default();
+    /// Packs `messages` after those packed so far (a reader's pool, as its messages settle),
+    /// letting each go once written.
+    pub fn extend(&mut self, messages: Vec<Message>) -> Result<(), String> {
         for message in messages {
-            pool.roles.push(message.role);
-            let agent = match &message.agent {
-                None => u32::MAX,
-                Some(name) => match pool.agents.iter().position(|a| a == name) {
-                    Some(at) => at as u32,
-                    None => {
-                        pool.agents.push(name.clone());
-                        (pool.agents.len() - 1) as u32
-                    }
-                },
-            };
-            pool.agent_of.push(agent);
-            pool.packed.push(&message)?;
+            self.push(&message)?;
         }
-        pool.packed.at.shrink_to_fit();
-        Ok(pool)
+        Ok(())
+    }
+
+    fn push(&mut self, message: &Message) -> Result<(), String> {
+        self.roles.push(message.role);
+        let agent = match &message.agent {
+            None => u32::MAX,
+            Some(name) => match self.agents.iter().position(|a| a == name) {
+                Some(at) => at as u32,
+                None => {
+                    self.agents.push(name.clone());
+                    (self.agents.len() - 1) as u32
+                }
+            },
+        };
+        self.agent_of.push(agent);
+        self.packed.push(message)
+    }
+
+    /// Frees the spare room of the index once the last message is packed.
+    pub fn shrink(&mut self) {
+        self.packed.at.shrink_to_fit();
+        self.roles.shrink_to_fit();
+        self.agent_of.shrink_to_fit();
     }
 
     /// Message `i`, as it was packed.
@@ -222,7 +232,11 @@ mod tests {
                 )
             })
             .collect();
-        let pool = PackedPool::pack(messages.clone()).unwrap();
+        let mut pool = PackedPool::default();
+        let (first, rest) = messages.split_at(123);
+        pool.extend(first.to_vec()).unwrap();
+        pool.extend(rest.to_vec()).unwrap();
+        pool.shrink();
         let back: Vec<Message> = pool.iter().map(Result::unwrap).collect();
         assert_eq!(back, messages);
         let heads = pool.placeholders();

@@ -9,21 +9,23 @@
 //! ([`kimi_cli::Lines`], [`copilot_cli::Lines`]), Codex rollouts, chat logs, droid
 //! streams ([`droid::Events`]) and Hugging Face traces ([`hf_trace::Messages`]), their
 //! steps let go as they finish, the message pool kept for the lazy open's index; and
-//! mini-swe-agent trajectories ([`mini_swe_agent::Messages`], the items of `messages`, cut
-//! by [`keyed`]; only when their steps are let go and no pool is wanted), Cursor
-//! transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions (both variants:
-//! [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
+//! mini-swe-agent trajectories ([`crate::formats::mini_swe_agent::Messages`], the items of
+//! `messages`, cut by [`keyed`], each read back whole and what is kept slimmed again:
+//! [`mini`]), Cursor transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions
+//! (both variants: [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
 //! lines, or the items of `resourceSpans`) give several trajectories, made at the end: read
 //! by the open, not visited.
 
 mod keyed;
+mod mini;
 mod readers;
 
+use super::inflate::Inflater;
 use super::slim::Slimmer;
-use super::{CHUNK, line_budget_error};
+use super::{CHUNK, STRING_CAP, line_budget_error};
 use crate::formats::LoadError;
 use crate::formats::detect::{Kind, detect, is_json_lines};
-use crate::model::{Format, Step, Trajectory};
+use crate::model::{Format, Message, Step, Trajectory};
 use keyed::Keyed;
 use readers::{Records, reader};
 use std::fs::File;
@@ -34,6 +36,8 @@ use std::path::Path;
 const SNIFF_RECORDS: usize = 24;
 /// Slimmed bytes looked at, at most, to tell the format.
 const SNIFF_BYTES: usize = 4 << 20;
+/// Items of a list whose texts detection looks inside (for mini-swe-agent's markers).
+const MARKED_ITEMS: usize = 4;
 
 /// How the file holds its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,7 +287,7 @@ pub fn visit(
         on_step(step)
     };
     let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
-    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each), false)?
+    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each), None)?
     else {
         return Ok(None);
     };
@@ -300,14 +304,16 @@ pub fn visit(
 /// bytes of `path` from its start: all of them (`whole`), or its first lines or items only
 /// (the open of a big file's first steps, [`super::part`]), whose array is then not expected
 /// to close. Each step goes to `on_step` (slim, in order, numbered) as soon as its reader
-/// lets it go, the message pool kept: what the lazy open packs as it reads. The
-/// trajectories come back with the steps not let go, numbered after those.
+/// lets it go, the message pool kept, each of its messages to `on_pool` as soon as nothing
+/// later changes it: what the lazy open packs as it reads. The trajectories come back with
+/// the steps not let go, numbered after those, and the pool's messages not handed over.
 pub fn read_releasing(
     path: &Path,
     file: &mut dyn Read,
     threshold: usize,
     whole: bool,
     on_step: OnStep<'_>,
+    on_pool: OnPool<'_>,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let mut count = 0;
     let mut each = |mut step: Step| {
@@ -315,7 +321,9 @@ pub fn read_releasing(
         step.index = count;
         on_step(step)
     };
-    let Some(mut trajectories) = drive(path, file, threshold, whole, Some(&mut each), true)? else {
+    let Some(mut trajectories) =
+        drive(path, file, threshold, whole, Some(&mut each), Some(on_pool))?
+    else {
         return Ok(None);
     };
     // Steps let go come from a reader of one trajectory; a reader of several (OTel traces)
@@ -332,18 +340,22 @@ pub fn read_releasing(
 
 /// Steps handed over as their reader releases them.
 type OnStep<'a> = &'a mut dyn FnMut(Step) -> Result<(), LoadError>;
+/// Pool messages handed over as they settle.
+pub type OnPool<'a> = &'a mut dyn FnMut(Vec<Message>) -> Result<(), LoadError>;
 
 /// The record reading of [`read_releasing`] and [`visit`]: with `on_step`, the reader releases
-/// its steps as they finish and each goes there at once.
+/// its steps as they finish and each goes there at once; with `on_pool`, it keeps its message
+/// pool and hands its messages there as they settle.
 fn drive(
     path: &Path,
     file: &mut dyn Read,
     threshold: usize,
     whole: bool,
     mut on_step: Option<OnStep<'_>>,
-    keep_pool: bool,
+    mut on_pool: Option<OnPool<'_>>,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let release = on_step.is_some();
+    let keep_pool = on_pool.is_some();
     let budget = crate::formats::memory_budget().unwrap_or(u64::MAX);
     let mut slimmer = Slimmer::new(threshold);
     let mut cutter = Cutter::new();
@@ -391,10 +403,8 @@ fn drive(
         if let Some(err) = failed.take() {
             return Err(err);
         }
-        if let (Some(reader), Some(on_step)) = (&mut reader, &mut on_step) {
-            for step in reader.released() {
-                on_step(step)?;
-            }
+        if let Some(reader) = &mut reader {
+            hand_over(reader.as_mut(), &mut on_step, &mut on_pool)?;
         }
         if cutter.pending.len() as u64 > budget {
             return Err(line_budget_error(path, cutter.open_line(), budget));
@@ -428,12 +438,29 @@ fn drive(
     let Some(mut reader) = reader else {
         return Ok(None);
     };
-    if let Some(on_step) = &mut on_step {
+    hand_over(reader.as_mut(), &mut on_step, &mut on_pool)?;
+    reader.finish().map(Some)
+}
+
+/// Hands the steps `reader` let go to `on_step`, and the pool messages that settled to
+/// `on_pool`.
+fn hand_over(
+    reader: &mut dyn Records,
+    on_step: &mut Option<OnStep<'_>>,
+    on_pool: &mut Option<OnPool<'_>>,
+) -> Result<(), LoadError> {
+    if let Some(on_step) = on_step {
         for step in reader.released() {
             on_step(step)?;
         }
     }
-    reader.finish().map(Some)
+    if let Some(on_pool) = on_pool {
+        let settled = reader.settled();
+        if !settled.is_empty() {
+            on_pool(settled)?;
+        }
+    }
+    Ok(())
 }
 
 /// Hands `record` to `reader`.
@@ -489,12 +516,19 @@ fn sniff<'a>(
             }
         }
         Shape::Array => {
+            // A bare message list is told mini-swe-agent's by markers inside its first
+            // messages' texts (the system prompt): those are read back whole, as the whole
+            // read sees them.
+            let file = File::open(path).ok();
             sample.push(b'[');
             for (i, record) in first.iter().enumerate() {
                 if i > 0 {
                     sample.push(b',');
                 }
-                sample.extend_from_slice(&record.bytes);
+                match file.as_ref().filter(|_| i < MARKED_ITEMS) {
+                    Some(file) => sample.extend(read_back(file, &record.bytes)),
+                    None => sample.extend_from_slice(&record.bytes),
+                }
             }
             sample.push(b']');
         }
@@ -513,6 +547,21 @@ fn sniff<'a>(
         Ok(Kind::Trajectories(format)) => reader(format, shape, path, release, keep_pool),
         _ => None,
     }
+}
+
+/// A slimmed record with its long strings read back from `file` (as it was, when that
+/// fails: the read that follows says why).
+fn read_back(file: &File, bytes: &[u8]) -> Vec<u8> {
+    let inflater = Inflater {
+        file,
+        preview: false,
+        cap: STRING_CAP,
+    };
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .and_then(|mut value| inflater.value(&mut value).ok().map(|()| value))
+        .and_then(|value| serde_json::to_vec(&value).ok())
+        .unwrap_or_else(|| bytes.to_vec())
 }
 
 /// Whether a record is an object with a `messages` key.

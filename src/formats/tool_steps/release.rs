@@ -11,7 +11,8 @@
 //! to this read (the whole read keeps it). Steps keep their file order.
 //!
 //! The message pool is not kept while releasing unless asked: it is what contexts index
-//! into, and a listing or a tally reads no context.
+//! into, and a listing or a tally reads no context. Kept, its messages are handed over as
+//! they settle ([`StepBuilder::take_settled`]), so that the lazy open packs them as it reads.
 
 use super::{Draft, StepBuilder, compose};
 use crate::model::{Message, Step};
@@ -31,6 +32,9 @@ pub(super) struct Released {
     keep_pool: bool,
     /// Messages in the pool, kept or not.
     pool_len: usize,
+    /// Kept pool messages already handed over ([`StepBuilder::take_settled`]):
+    /// `trajectory.messages` holds the pool from this index on.
+    pool_base: usize,
     /// Calls of released steps that never got a result.
     pub(super) unanswered: usize,
 }
@@ -46,8 +50,44 @@ impl StepBuilder {
             ready: Vec::new(),
             keep_pool,
             pool_len: self.trajectory.messages.len(),
+            pool_base: 0,
             unanswered: 0,
         });
+    }
+
+    /// The kept pool's messages that nothing later changes (those before the assistant
+    /// message of every step not let go, which grows with its step), taken from the front
+    /// of the pool: the lazy open packs them as they settle. Indices stay those of the whole
+    /// pool.
+    pub fn take_settled(&mut self) -> Vec<Message> {
+        let Some(released) = &self.released else {
+            return Vec::new();
+        };
+        if !released.keep_pool {
+            return Vec::new();
+        }
+        let base = released.pool_base;
+        let held = self
+            .drafts
+            .iter()
+            .filter(|d| d.message != u32::MAX)
+            .map(|d| d.message as usize)
+            .min()
+            .unwrap_or(usize::MAX);
+        let end = held.min(base + self.trajectory.messages.len());
+        if end <= base {
+            return Vec::new();
+        }
+        let settled: Vec<Message> = self.trajectory.messages.drain(..end - base).collect();
+        if let Some(released) = &mut self.released {
+            released.pool_base = end;
+        }
+        settled
+    }
+
+    /// Where pool message `index` sits in `trajectory.messages`, if still held.
+    pub(super) fn pool_slot(&self, index: usize) -> Option<usize> {
+        index.checked_sub(self.released.as_ref().map_or(0, |r| r.pool_base))
     }
 
     /// The steps released since the last call, in order, with their 1-based index.
@@ -96,14 +136,20 @@ impl StepBuilder {
                 released.pool_len += 1;
                 u32::try_from(released.pool_len - 1).unwrap_or(u32::MAX)
             }
-            _ => self.trajectory.push_message(message),
+            Some(released) => {
+                self.trajectory.messages.push(message);
+                let index = released.pool_base + self.trajectory.messages.len() - 1;
+                u32::try_from(index).unwrap_or(u32::MAX)
+            }
+            None => self.trajectory.push_message(message),
         }
     }
 
     pub(super) fn pool_len(&self) -> usize {
         match &self.released {
             Some(released) if !released.keep_pool => released.pool_len,
-            _ => self.trajectory.messages.len(),
+            Some(released) => released.pool_base + self.trajectory.messages.len(),
+            None => self.trajectory.messages.len(),
         }
     }
 
@@ -143,5 +189,51 @@ impl StepBuilder {
             released.ready.push(step);
         }
         released.base += done;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, Trajectory};
+
+    /// The pool's settled front leaves the builder as steps are let go; the messages of the
+    /// steps still held stay, still growing with their steps, and indices stay the whole
+    /// pool's.
+    #[test]
+    fn settled_messages_leave_the_pool_as_steps_are_let_go() {
+        let mut b = StepBuilder::new(Trajectory::new("x.jsonl", Format::Cursor));
+        b.release_steps(true);
+        let mut settled = Vec::new();
+        let mut steps = Vec::new();
+        for n in 0..100 {
+            b.push_message(None, Message::user(format!("q{n}")));
+            let step = b.start_step(None, None, None);
+            b.add_text(step, &format!("a{n}"));
+            settled.extend(b.take_settled());
+            // Model output joining the open step after its front settled.
+            b.add_text(step, &format!("more {n}"));
+            b.close(None);
+            steps.extend(b.take_released());
+        }
+        assert!(settled.len() > 150, "{} settled", settled.len());
+        assert!(
+            b.trajectory.messages.len() < 40,
+            "the held steps' messages on"
+        );
+        let t = b.finish();
+        let pool: Vec<Message> = settled.into_iter().chain(t.messages).collect();
+        assert_eq!(pool.len(), 200);
+        for n in 0..100 {
+            assert_eq!(pool[2 * n].content, format!("q{n}"));
+            assert_eq!(pool[2 * n + 1].content, format!("a{n}\n\nmore {n}"));
+        }
+        steps.extend(t.steps);
+        let last = steps.last().and_then(|s| s.context.as_ref()).unwrap();
+        assert_eq!(
+            last.ids(&pool).count(),
+            199,
+            "the last step saw all before it"
+        );
     }
 }

@@ -4,13 +4,12 @@
 //! items, read a record back whole or tell lines from items wrap theirs here.
 
 use super::Shape;
-use crate::formats::stream::inflate::Inflater;
+use super::mini::MiniItems;
 use crate::formats::{
     LoadError, chat_messages, claude_code, codex, copilot_cli, cursor, droid, gemini_cli, hf_trace,
-    kimi_cli, mini_swe_agent, openhands, otel_genai,
+    kimi_cli, openhands, otel_genai,
 };
-use crate::model::{Format, Step, Trajectory};
-use std::fs::File;
+use crate::model::{Format, Message, Step, Trajectory};
 use std::path::Path;
 
 /// A format's reader fed one slimmed record at a time.
@@ -28,6 +27,12 @@ pub(super) trait Records {
     fn released(&mut self) -> Vec<Step> {
         Vec::new()
     }
+    /// Pool messages that nothing later changes, taken from the front of the pool kept
+    /// (the reader's trajectory then holds the rest); none unless it keeps its pool while
+    /// letting steps go.
+    fn settled(&mut self) -> Vec<Message> {
+        Vec::new()
+    }
 }
 
 /// A JSON Lines reader: fed each line as it comes (a bad line is its own warning, never an
@@ -35,6 +40,7 @@ pub(super) trait Records {
 pub(super) trait LineReader {
     fn line(&mut self, line: usize, bytes: &[u8], is_last: bool);
     fn take_released(&mut self) -> Vec<Step>;
+    fn take_settled(&mut self) -> Vec<Message>;
     fn finish(self) -> Result<Vec<Trajectory>, LoadError>;
 }
 
@@ -51,10 +57,14 @@ impl<T: LineReader> Records for T {
     fn released(&mut self) -> Vec<Step> {
         self.take_released()
     }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.take_settled()
+    }
 }
 
-/// Implements [`LineReader`] by the reader's own inherent `line`, `take_released` and
-/// `finish`.
+/// Implements [`LineReader`] by the reader's own inherent `line`, `take_released`,
+/// `take_settled` and `finish`.
 macro_rules! line_reader {
     ($($reader:ty),+ $(,)?) => {$(
         impl LineReader for $reader {
@@ -64,6 +74,10 @@ macro_rules! line_reader {
 
             fn take_released(&mut self) -> Vec<Step> {
                 <$reader>::take_released(self)
+            }
+
+            fn take_settled(&mut self) -> Vec<Message> {
+                <$reader>::take_settled(self)
             }
 
             fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
@@ -102,56 +116,6 @@ impl Records for OpenHandsItems<'_> {
     }
 }
 
-/// mini-swe-agent messages, each read back whole before it is read (the reader looks inside
-/// long texts: the command in the middle of an answer, the exit code in an observation's
-/// markup), so only when its steps are let go as they finish ([`super::visit`]): held, they would
-/// keep every text whole.
-struct MiniItems<'a> {
-    path: &'a Path,
-    file: File,
-    messages: mini_swe_agent::Messages,
-}
-
-impl MiniItems<'_> {
-    fn whole(&self, line: usize, bytes: &[u8]) -> Result<serde_json::Value, LoadError> {
-        let mut value: serde_json::Value = serde_json::from_slice(bytes)
-            .map_err(|err| LoadError::json(self.path, &err, line.saturating_sub(1)))?;
-        let inflater = Inflater {
-            file: &self.file,
-            preview: false,
-            cap: crate::formats::stream::STRING_CAP,
-        };
-        inflater
-            .value(&mut value)
-            .map_err(|err| LoadError::io(self.path, err))?;
-        Ok(value)
-    }
-}
-
-impl Records for MiniItems<'_> {
-    fn record(&mut self, line: usize, bytes: &[u8], _: bool) -> Result<(), LoadError> {
-        let value = self.whole(line, bytes)?;
-        self.messages
-            .message_value(value)
-            .map_err(|err| LoadError::invalid(self.path, format!("line {line}: {err}")))
-    }
-
-    fn header(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
-        let value = self.whole(1, bytes)?;
-        self.messages
-            .header_value(value)
-            .map_err(|err| LoadError::invalid(self.path, err.to_string()))
-    }
-
-    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
-        self.messages.finish().map(|t| vec![t])
-    }
-
-    fn released(&mut self) -> Vec<Step> {
-        self.messages.take_released()
-    }
-}
-
 /// A chat log's messages, when its steps are let go as they finish (its pool kept for the
 /// lazy open's index).
 struct ChatRecords<'a>(chat_messages::Messages<'a>);
@@ -172,6 +136,10 @@ impl Records for ChatRecords<'_> {
 
     fn released(&mut self) -> Vec<Step> {
         self.0.take_released()
+    }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.0.take_settled()
     }
 }
 
@@ -199,6 +167,10 @@ impl Records for GeminiRecords<'_> {
 
     fn released(&mut self) -> Vec<Step> {
         self.0.take_released()
+    }
+
+    fn settled(&mut self) -> Vec<Message> {
+        self.0.take_settled()
     }
 }
 
@@ -252,13 +224,9 @@ pub(super) fn reader<'a>(
         (Format::Codex, Shape::Lines) if release => {
             Some(Box::new(codex::Lines::releasing(path, keep_pool)))
         }
-        // Keeps no message pool when it lets steps go: a step visit's only.
-        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release && !keep_pool => {
-            Some(Box::new(MiniItems {
-                path,
-                file: File::open(path).ok()?,
-                messages: mini_swe_agent::Messages::new(path, true),
-            }))
+        // Each message read back whole; with the pool kept, slimmed again (see `mini`).
+        (Format::MiniSweAgent, Shape::Array | Shape::Keyed) if release => {
+            Some(Box::new(MiniItems::new(path, keep_pool)?))
         }
         (Format::ChatMessages, Shape::Lines | Shape::Array) if release => {
             Some(Box::new(ChatRecords(chat_messages::Messages::new(
@@ -279,13 +247,14 @@ pub(super) fn reader<'a>(
         (Format::CopilotCli, Shape::Lines) if release => {
             Some(Box::new(copilot_cli::Lines::releasing(path, keep_pool)))
         }
-        (Format::Cursor, Shape::Lines) if release && !keep_pool => {
-            Some(Box::new(cursor::Lines::releasing(path, false)))
+        (Format::Cursor, Shape::Lines) if release => {
+            Some(Box::new(cursor::Lines::releasing(path, keep_pool)))
         }
-        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release && !keep_pool => {
+        (Format::GeminiCli, Shape::Lines | Shape::Keyed) if release => {
             Some(Box::new(GeminiRecords(gemini_cli::Messages::releasing(
                 path,
                 shape == Shape::Lines,
+                keep_pool,
             ))))
         }
         // Several trajectories a file, made at the end with their pools: read by the open,
