@@ -47,7 +47,9 @@ pub enum ContextMessages {
     Span { from: u32, to: u32 },
     /// A window of an id list the steps share: contexts rebuilt from a conversation whose
     /// messages sit in the pool in another order (Inspect samples without model events).
-    /// O(1) per step, like [`ContextMessages::Prefix`].
+    /// O(1) per step, like [`ContextMessages::Prefix`]. Written as the list it stands for,
+    /// so that `show --json` prints what it printed when these contexts were lists.
+    #[serde(rename(serialize = "list"), skip_deserializing)]
     Shared(SharedIds),
 }
 
