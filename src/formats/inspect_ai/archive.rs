@@ -107,7 +107,7 @@ impl Samples<'_> {
             Entry::Parsed(raw) => {
                 let epoch = raw.epoch;
                 Ok((
-                    sample::trajectory(path, header, detail, raw, ordinal),
+                    sample::trajectory(path, header, detail, *raw, ordinal),
                     epoch,
                 ))
             }
@@ -135,7 +135,7 @@ impl Samples<'_> {
             fits(name, file.size())?;
             let reader = BufReader::with_capacity(1 << 20, file.take(ENTRY_LIMIT));
             return serde_json::from_reader(reader)
-                .map(Entry::Parsed)
+                .map(|raw| Entry::Parsed(Box::new(raw)))
                 .map_err(|err| format!("{name}: {err}"));
         }
         read_entry(file, name).map(Entry::Text)
@@ -146,7 +146,7 @@ impl Samples<'_> {
 /// lists copied out as texts since the text they would borrow from is never held whole.
 enum Entry {
     Text(Vec<u8>),
-    Parsed(RawSample<Box<RawValue>>),
+    Parsed(Box<RawSample<Box<RawValue>>>),
 }
 
 /// `Err` naming the sample when its `size` uncompressed bytes cannot be parsed within the

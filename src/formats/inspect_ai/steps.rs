@@ -348,7 +348,7 @@ mod tests {
         assert!(windows.iter().all(|w| w.shares_list_with(windows[0])));
         for (n, step) in t.steps.iter().enumerate() {
             let ids: Vec<u32> = step.context.as_ref().unwrap().ids(&t.messages).collect();
-            assert_eq!(ids, conversation[..1 + 2 * n], "step {}", n + 1);
+            assert_eq!(ids, conversation[..=2 * n], "step {}", n + 1);
         }
     }
 
