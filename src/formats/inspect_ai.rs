@@ -22,7 +22,6 @@ use super::LoadError;
 use crate::model::Trajectory;
 use header::Header;
 use rayon::prelude::*;
-use sample::RawSample;
 use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::path::Path;
@@ -65,14 +64,10 @@ fn read_samples(
     let outcomes: Vec<Result<(Trajectory, u64), String>> = (0..samples.len())
         .into_par_iter()
         .map(|ordinal| {
-            let sample = samples
-                .read(ordinal)
+            let (trajectory, epoch) = samples
+                .trajectory(ordinal, path, header, detail)
                 .map_err(|why| format!("sample {}: {why}; skipped", ordinal + 1))?;
-            let epoch = sample.epoch.unwrap_or(1);
-            Ok((
-                sample::trajectory(path, header, detail, sample, ordinal),
-                epoch,
-            ))
+            Ok((trajectory, epoch.unwrap_or(1)))
         })
         .collect();
     let mut trajectories = Vec::new();
@@ -111,10 +106,24 @@ impl Samples<'_> {
         }
     }
 
-    fn read(&self, ordinal: usize) -> Result<RawSample, String> {
+    /// The trajectory of the `ordinal`-th sample, and its epoch.
+    fn trajectory(
+        &self,
+        ordinal: usize,
+        path: &Path,
+        header: &Header,
+        detail: &str,
+    ) -> Result<(Trajectory, Option<u64>), String> {
         match self {
-            Samples::Json(raw) => log_json::sample(raw[ordinal]),
-            Samples::Archive(entries) => entries.read(ordinal),
+            Samples::Json(raw) => {
+                let sample = log_json::sample(raw[ordinal])?;
+                let epoch = sample.epoch;
+                Ok((
+                    sample::trajectory(path, header, detail, sample, ordinal),
+                    epoch,
+                ))
+            }
+            Samples::Archive(entries) => entries.trajectory(ordinal, path, header, detail),
         }
     }
 }

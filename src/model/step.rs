@@ -1,6 +1,6 @@
 //! One step of a trajectory: the model thought, acted, and saw what came back.
 
-use super::{Message, ToolCall, Usage};
+use super::{Message, SharedIds, ToolCall, Usage};
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -45,6 +45,12 @@ pub enum ContextMessages {
     /// appending and start again at a point (Aider's `/clear`). O(1) per step, like
     /// [`ContextMessages::Prefix`].
     Span { from: u32, to: u32 },
+    /// A window of an id list the steps share: contexts rebuilt from a conversation whose
+    /// messages sit in the pool in another order (Inspect samples without model events).
+    /// O(1) per step, like [`ContextMessages::Prefix`]. Written as the list it stands for,
+    /// so that `show --json` prints what it printed when these contexts were lists.
+    #[serde(rename(serialize = "list"), skip_deserializing)]
+    Shared(SharedIds),
 }
 
 /// The model input at one step. Sharing one message pool keeps a 500-step trajectory from
@@ -81,6 +87,19 @@ impl StepContext {
         }
     }
 
+    /// The ids of `ids` from `from` up to (not including) `to`, the list shared, not copied.
+    pub fn shared(
+        exactness: Exactness,
+        ids: std::sync::Arc<[u32]>,
+        from: usize,
+        to: usize,
+    ) -> StepContext {
+        StepContext {
+            exactness,
+            messages: ContextMessages::Shared(SharedIds::new(ids, from, to)),
+        }
+    }
+
     /// The first `len` pool messages that belong to `agent` (all of them when `None`).
     pub fn agent_prefix(exactness: Exactness, len: usize, agent: Option<String>) -> StepContext {
         StepContext {
@@ -104,6 +123,7 @@ impl StepContext {
                     .map(|(i, _)| u32::try_from(i).unwrap_or(u32::MAX)),
             ),
             ContextMessages::Span { from, to } => Box::new(*from..(*to).min(pool_len(pool))),
+            ContextMessages::Shared(shared) => Box::new(shared.as_slice().iter().copied()),
         }
     }
 }

@@ -3,14 +3,16 @@
 //! sample and epoch), `summaries.json` and `reductions.json`.
 //!
 //! Samples are decompressed and read one at a time, in (id, epoch) order; a big one is
-//! parsed as it is decompressed, never held inflated, and one bigger than the memory budget
-//! is refused with its name. An archive on disk is read at positions ([`Source`]), never
+//! parsed as it is decompressed, never held inflated (its messages and events kept as their
+//! JSON texts), and one bigger than the memory budget is refused with its name. An archive on disk is read at positions ([`Source`]), never
 //! held whole.
 
 use super::header::Header;
-use super::sample::RawSample;
+use super::sample::{self, RawSample};
 use super::source::Source;
 use crate::formats::LoadError;
+use crate::model::Trajectory;
+use serde_json::value::RawValue;
 use std::cmp::Ordering;
 use std::io::{BufReader, Cursor, Read};
 use std::path::Path;
@@ -92,8 +94,37 @@ impl Samples<'_> {
         self.names.len()
     }
 
-    /// The `ordinal`-th sample, decompressed and parsed.
-    pub fn read(&self, ordinal: usize) -> Result<RawSample, String> {
+    /// The trajectory of the `ordinal`-th sample, decompressed and parsed, and its epoch.
+    pub fn trajectory(
+        &self,
+        ordinal: usize,
+        path: &Path,
+        header: &Header,
+        detail: &str,
+    ) -> Result<(Trajectory, Option<u64>), String> {
+        let name = self.names.get(ordinal).ok_or("no such sample")?;
+        match self.read(ordinal)? {
+            Entry::Parsed(raw) => {
+                let epoch = raw.epoch;
+                Ok((
+                    sample::trajectory(path, header, detail, *raw, ordinal),
+                    epoch,
+                ))
+            }
+            Entry::Text(bytes) => {
+                let raw: RawSample<&RawValue> =
+                    serde_json::from_slice(&bytes).map_err(|err| format!("{name}: {err}"))?;
+                let epoch = raw.epoch;
+                Ok((
+                    sample::trajectory(path, header, detail, raw, ordinal),
+                    epoch,
+                ))
+            }
+        }
+    }
+
+    /// The `ordinal`-th sample, decompressed (and parsed when it is big).
+    fn read(&self, ordinal: usize) -> Result<Entry, String> {
         let name = self.names.get(ordinal).ok_or("no such sample")?;
         // A clone shares the archive's index and has a cursor of its own.
         let mut archive = self.archive.clone();
@@ -103,11 +134,19 @@ impl Samples<'_> {
         if file.size() > self.stream_above {
             fits(name, file.size())?;
             let reader = BufReader::with_capacity(1 << 20, file.take(ENTRY_LIMIT));
-            return serde_json::from_reader(reader).map_err(|err| format!("{name}: {err}"));
+            return serde_json::from_reader(reader)
+                .map(|raw| Entry::Parsed(Box::new(raw)))
+                .map_err(|err| format!("{name}: {err}"));
         }
-        let bytes = read_entry(file, name)?;
-        serde_json::from_slice::<RawSample>(&bytes).map_err(|err| format!("{name}: {err}"))
+        read_entry(file, name).map(Entry::Text)
     }
+}
+
+/// A sample entry as read: its text, or (a big one) parsed as it was decompressed, its long
+/// lists copied out as texts since the text they would borrow from is never held whole.
+enum Entry {
+    Text(Vec<u8>),
+    Parsed(Box<RawSample<Box<RawValue>>>),
 }
 
 /// `Err` naming the sample when its `size` uncompressed bytes cannot be parsed within the
@@ -180,10 +219,11 @@ mod tests {
     }
 
     fn read_all(bytes: &[u8]) -> Result<(Header, Vec<String>), LoadError> {
-        let (header, samples) = open(Path::new("x.eval"), bytes)?;
+        let path = Path::new("x.eval");
+        let (header, samples) = open(path, bytes)?;
         let seen = (0..samples.len())
-            .map(|i| match samples.read(i) {
-                Ok(s) => format!("{i}:{}", s.epoch.unwrap_or(0)),
+            .map(|i| match samples.trajectory(i, path, &header, "eval") {
+                Ok((_, epoch)) => format!("{i}:{}", epoch.unwrap_or(0)),
                 Err(e) => format!("{i}:{e}"),
             })
             .collect();
@@ -238,11 +278,8 @@ mod tests {
         let all = |(header, samples): &(Header, Samples)| {
             let detail = header.detail("eval");
             (0..samples.len())
-                .map(|i| match samples.read(i) {
-                    Ok(s) => {
-                        let t = super::super::sample::trajectory(&path, header, &detail, s, i);
-                        serde_json::to_string(&t).unwrap()
-                    }
+                .map(|i| match samples.trajectory(i, &path, header, &detail) {
+                    Ok((t, _)) => serde_json::to_string(&t).unwrap(),
                     Err(e) => e,
                 })
                 .collect::<Vec<_>>()

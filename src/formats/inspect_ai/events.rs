@@ -9,11 +9,13 @@ use crate::formats::json::{Text, f64_field, lenient, list_or_empty, u64_field};
 use crate::model::{Trajectory, Usage};
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
 
+/// One event, its input messages left as their JSON text (they are interned by text).
 #[derive(Debug, Deserialize, Default)]
 #[serde(default)]
-struct RawEvent {
+struct RawEvent<'a> {
     event: Text,
     timestamp: Option<Text>,
     span_id: Option<Text>,
@@ -22,8 +24,8 @@ struct RawEvent {
     #[serde(rename = "type")]
     kind: Option<Text>,
     action: Option<Text>,
-    #[serde(deserialize_with = "list_or_empty")]
-    input: Vec<Value>,
+    #[serde(borrow, deserialize_with = "list_or_empty")]
+    input: Vec<&'a RawValue>,
     /// `[start, end)` ranges into the sample's `message_pool`.
     #[serde(deserialize_with = "lenient")]
     input_refs: Option<Vec<(usize, usize)>>,
@@ -48,16 +50,17 @@ pub struct EventReader {
 }
 
 impl EventReader {
-    /// Reads one event; one that is not an event object is counted as malformed.
+    /// Reads one event (its JSON text); one that is not an event object is counted as
+    /// malformed.
     pub fn read(
         &mut self,
         t: &mut Trajectory,
         refs: &Refs,
         pool: &mut Pool,
-        message_pool: &[Value],
-        event: Value,
+        message_pool: &[&RawValue],
+        event: &RawValue,
     ) {
-        let Ok(event) = serde_json::from_value::<RawEvent>(event) else {
+        let Ok(event) = serde_json::from_str::<RawEvent>(event.get()) else {
             self.malformed += 1;
             return;
         };
@@ -105,7 +108,7 @@ impl EventReader {
         t: &mut Trajectory,
         refs: &Refs,
         pool: &mut Pool,
-        message_pool: &[Value],
+        message_pool: &[&RawValue],
         event: &RawEvent,
     ) -> ModelCall {
         let input = match &event.input_refs {
@@ -116,7 +119,7 @@ impl EventReader {
                     *self
                         .pool_ids
                         .entry(i)
-                        .or_insert_with(|| pool.intern(t, refs, &message_pool[i]))
+                        .or_insert_with(|| pool.intern(t, refs, message_pool[i]))
                 })
                 .collect(),
             _ => event
@@ -129,7 +132,8 @@ impl EventReader {
             .output
             .pointer("/choices/0/message")
             .filter(|m| m.is_object())
-            .map(|m| pool.intern(t, refs, m));
+            .and_then(|m| serde_json::value::to_raw_value(m).ok())
+            .map(|m| pool.intern(t, refs, &m));
         ModelCall {
             input,
             output,

@@ -30,8 +30,8 @@ pub fn open<'a>(path: &Path, bytes: &'a [u8]) -> Result<(Header, Vec<&'a RawValu
     }
 }
 
-/// One sample, parsed.
-pub fn sample(raw: &RawValue) -> Result<RawSample, String> {
+/// One sample, parsed, its long lists borrowed from the log's text.
+pub fn sample(raw: &RawValue) -> Result<RawSample<&RawValue>, String> {
     if !raw.get().starts_with('{') {
         return Err("not a JSON object".into());
     }

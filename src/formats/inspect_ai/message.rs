@@ -1,7 +1,8 @@
 //! Inspect chat messages → [`Message`], and the pool that stores each distinct one once.
 //!
 //! Every model event repeats the conversation so far; the pool keys messages by their raw
-//! JSON (cheap: long texts are attachment references there) and then by their resolved
+//! JSON text (cheap: long texts are attachment references there; a text seen before is not
+//! even parsed) and then by their resolved
 //! form, so that a sample's contexts share their messages whatever their source (sample
 //! messages, event inputs, the `message_pool` of deduplicated logs).
 
@@ -9,6 +10,7 @@ use super::refs::Refs;
 use crate::formats::json::{content_text, str_field, to_text};
 use crate::model::{Message, Role, ToolCall, Trajectory};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
 
 /// Interns messages into a trajectory's pool.
@@ -21,12 +23,16 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// The index in `t.messages` of `raw`, added if new.
-    pub fn intern(&mut self, t: &mut Trajectory, refs: &Refs, raw: &Value) -> u32 {
-        let raw_key = raw.to_string();
-        if let Some(&index) = self.by_raw.get(&raw_key) {
+    /// The index in `t.messages` of the message whose JSON text is `raw`, added if new.
+    /// Only a text not seen before is parsed: a sample's events repeat its messages.
+    pub fn intern(&mut self, t: &mut Trajectory, refs: &Refs, raw: &RawValue) -> u32 {
+        if let Some(&index) = self.by_raw.get(raw.get()) {
             return index;
         }
+        // The text is JSON already checked by the parser that cut it out.
+        let raw_key = raw.get().to_string();
+        let raw: Value = serde_json::from_str(&raw_key).unwrap_or_default();
+        let raw = &raw;
         let message = to_message(raw, refs);
         let resolved_key = serde_json::to_string(&message).unwrap_or_default();
         let index = match self.by_resolved.get(&resolved_key) {
@@ -189,22 +195,15 @@ mod tests {
         let mut t = Trajectory::new("x.eval", Format::InspectAi);
         let mut pool = Pool::default();
         let r = refs();
-        let a = pool.intern(
-            &mut t,
-            &r,
-            &json!({"role": "user", "content": "attachment://h"}),
-        );
-        let b = pool.intern(
-            &mut t,
-            &r,
-            &json!({"role": "user", "content": "ls -la", "source": "input"}),
-        );
-        let c = pool.intern(
-            &mut t,
-            &r,
-            &json!({"role": "user", "content": "attachment://h"}),
-        );
-        assert_eq!((a, b, c), (0, 0, 0));
+        let mut intern = |text: &str| {
+            let raw = RawValue::from_string(text.to_string()).unwrap();
+            pool.intern(&mut t, &r, &raw)
+        };
+        let a = intern(r#"{"role": "user", "content": "attachment://h"}"#);
+        let b = intern(r#"{"role": "user", "content": "ls -la", "source": "input"}"#);
+        let c = intern(r#"{"role": "user", "content": "attachment://h"}"#);
+        let d = intern(r#"{"content": "attachment://h", "role": "user"}"#);
+        assert_eq!((a, b, c, d), (0, 0, 0, 0));
         assert_eq!(t.messages.len(), 1);
         assert_eq!(t.messages[0].content, "ls -la");
     }

@@ -13,43 +13,81 @@ use crate::formats::json::{lenient, list_or_empty, map_or_empty, str_field, to_t
 use crate::model::{Format, Trajectory, Usage};
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::path::Path;
 
-#[derive(Debug, Deserialize, Default)]
-#[serde(default)]
-pub struct RawSample {
+/// One sample, its long lists (messages, events, the message pool) left as the JSON text
+/// of each item: a 100 MB sample parsed to a tree took three times its size, and the pool
+/// keys messages by their text anyway. `M` is `&RawValue` where the text is held
+/// (borrowed from it), `Box<RawValue>` where it is parsed as it is decompressed.
+#[derive(Debug, Deserialize)]
+#[serde(default, bound(deserialize = "M: Deserialize<'de>"))]
+pub struct RawSample<M> {
     id: Value,
     #[serde(deserialize_with = "lenient")]
     pub epoch: Option<u64>,
     input: Value,
     #[serde(deserialize_with = "list_or_empty")]
-    messages: Vec<Value>,
+    messages: Vec<M>,
     output: Value,
     scores: Value,
     /// One score, in logs before 0.3.20.
     score: Value,
     #[serde(deserialize_with = "list_or_empty")]
-    events: Vec<Value>,
+    events: Vec<M>,
     /// `{events, content}` in logs before 0.3.46 (`content` holds the `tc://` texts).
-    transcript: Value,
+    transcript: Option<M>,
     #[serde(deserialize_with = "map_or_empty")]
     attachments: HashMap<String, String>,
     /// Deduplicated messages that model events point into with `input_refs` (0.3.13x+).
     #[serde(deserialize_with = "list_or_empty")]
-    message_pool: Vec<Value>,
+    message_pool: Vec<M>,
     model_usage: Value,
     error: Value,
     limit: Value,
 }
 
+// By hand: derived, it would ask for `M: Default`, which `&RawValue` is not.
+impl<M> Default for RawSample<M> {
+    fn default() -> Self {
+        RawSample {
+            id: Value::Null,
+            epoch: None,
+            input: Value::Null,
+            messages: Vec::new(),
+            output: Value::Null,
+            scores: Value::Null,
+            score: Value::Null,
+            events: Vec::new(),
+            transcript: None,
+            attachments: HashMap::new(),
+            message_pool: Vec::new(),
+            model_usage: Value::Null,
+            error: Value::Null,
+            limit: Value::Null,
+        }
+    }
+}
+
+/// The transcript of logs before 0.3.46, read only when it is an object.
+#[derive(Debug, Deserialize, Default)]
+#[serde(default)]
+struct RawTranscript<'a> {
+    #[serde(borrow, deserialize_with = "list_or_empty")]
+    events: Vec<&'a RawValue>,
+    #[serde(deserialize_with = "map_or_empty")]
+    content: HashMap<String, String>,
+}
+
 /// The trajectory of `sample`, the `ordinal`-th of its log. Its instance id is the sample
 /// id; the caller adds the epoch when the log holds several.
-pub fn trajectory(
+pub fn trajectory<M: Borrow<RawValue>>(
     path: &Path,
     header: &Header,
     detail: &str,
-    sample: RawSample,
+    sample: RawSample<M>,
     ordinal: usize,
 ) -> Trajectory {
     let mut t = Trajectory::new(path, Format::InspectAi);
@@ -69,7 +107,7 @@ pub fn trajectory(
         output,
         scores,
         score,
-        mut events,
+        events,
         transcript,
         mut attachments,
         message_pool,
@@ -78,16 +116,19 @@ pub fn trajectory(
         limit,
         ..
     } = sample;
-    if let Value::Object(mut old) = transcript {
-        if let Some(Value::Object(content)) = old.remove("content") {
-            attachments.extend(content.into_iter().map(|(k, v)| (k, to_text(&v))));
-        }
-        if events.is_empty()
-            && let Some(Value::Array(old_events)) = old.remove("events")
-        {
-            events = old_events;
-        }
-    }
+    let old: RawTranscript = transcript
+        .as_ref()
+        .map(|raw| raw.borrow().get())
+        .filter(|text| text.starts_with('{'))
+        .and_then(|text| serde_json::from_str(text).ok())
+        .unwrap_or_default();
+    attachments.extend(old.content);
+    let events: Vec<&RawValue> = if events.is_empty() {
+        old.events
+    } else {
+        events.iter().map(Borrow::borrow).collect()
+    };
+    let message_pool: Vec<&RawValue> = message_pool.iter().map(Borrow::borrow).collect();
     let refs = Refs::new(attachments);
     let mut pool = Pool::default();
 
@@ -101,7 +142,7 @@ pub fn trajectory(
 
     let mut conversation: Vec<u32> = messages
         .iter()
-        .map(|m| pool.intern(&mut t, &refs, m))
+        .map(|m| pool.intern(&mut t, &refs, m.borrow()))
         .collect();
     if conversation.is_empty() {
         // No messages kept (a sample cut short): the last call's input and output are the
@@ -214,7 +255,8 @@ mod tests {
     }
 
     fn load(sample: Value) -> Trajectory {
-        let sample: RawSample = serde_json::from_value(sample).unwrap();
+        let text = sample.to_string();
+        let sample: RawSample<&RawValue> = serde_json::from_str(&text).unwrap();
         let mut t = trajectory(Path::new("log.json"), &header(), "json v2", sample, 0);
         t.number_steps();
         t
