@@ -173,3 +173,37 @@ fn a_llama_log_cut_inside_a_header_is_visited_as_read_whole() {
     let ts = assert_text_visit_equals_whole(&path);
     assert!(ts[0].warnings.iter().any(|w| w.contains("cut off")));
 }
+
+/// What `export` writes of a big text log, opened to be walked again at each pass
+/// (`open_revisited`), equals the whole read's export (diffs off on both sides: a file
+/// walked step by step has none).
+#[test]
+fn a_text_log_walked_again_exports_as_read_whole() {
+    use trajscope::export::{ExportOptions, write_html, write_markdown};
+    use trajscope::formats::open_revisited;
+    let dir = tempfile::tempdir().unwrap();
+    let aider = dir.path().join("x.aider.chat.history.md");
+    std::fs::write(&aider, text_logs::long_aider(1, 30, false)).unwrap();
+    let llama = dir.path().join("x-prompt.txt");
+    std::fs::write(&llama, text_logs::long_llama(12)).unwrap();
+    let options = ExportOptions {
+        diffs: false,
+        ..ExportOptions::default()
+    };
+    for path in [&aider, &llama] {
+        let walked = open_revisited(path, SLIM_ABOVE).unwrap().unwrap();
+        let full = visited::whole_read(path);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        write_markdown(&mut a, &walked, &options).unwrap();
+        write_markdown(&mut b, &full, &options).unwrap();
+        assert!(a == b, "{}: Markdown", path.display());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        write_html(&mut a, &walked, &options).unwrap();
+        write_html(&mut b, &full, &options).unwrap();
+        assert!(a == b, "{}: HTML", path.display());
+    }
+    // Several sessions are not one trajectory to walk: read whole (and picked) instead.
+    let sessions = dir.path().join("s.aider.chat.history.md");
+    std::fs::write(&sessions, text_logs::long_aider(2, 3, false)).unwrap();
+    assert!(open_revisited(&sessions, SLIM_ABOVE).unwrap().is_none());
+}
