@@ -27,6 +27,8 @@ pub(super) struct Blocks {
     marked: bool,
     /// Lines not yet decided, the oldest first.
     window: VecDeque<String>,
+    /// Lines decided, their buffers kept for the next lines (a history has millions).
+    spare: Vec<String>,
     /// The open block: its kind, its text so far and whether it has a line yet.
     current: Option<(Kind, String, bool)>,
     output_continues: bool,
@@ -39,6 +41,7 @@ impl Blocks {
         Blocks {
             marked,
             window: VecDeque::new(),
+            spare: Vec::new(),
             current: None,
             output_continues: false,
             in_fence: false,
@@ -48,7 +51,10 @@ impl Blocks {
 
     /// Takes the session's next line.
     pub fn line(&mut self, line: &str) {
-        self.window.push_back(line.to_string());
+        let mut kept = self.spare.pop().unwrap_or_default();
+        kept.clear();
+        kept.push_str(line);
+        self.window.push_back(kept);
         while self.window.len() > LOOKAHEAD {
             self.decide_next();
         }
@@ -66,6 +72,11 @@ impl Blocks {
         let Some(line) = self.window.pop_front() else {
             return;
         };
+        self.decide(&line);
+        self.spare.push(line);
+    }
+
+    fn decide(&mut self, line: &str) {
         let marked = self.marked;
         let ends_marked = line.ends_with("  ");
         if self.output_continues {
@@ -93,7 +104,7 @@ impl Blocks {
             Kind::Output
         } else if line.trim().is_empty() {
             if in_reply {
-                self.push(&line);
+                self.push(line);
             } else {
                 self.flush();
             }
@@ -108,14 +119,14 @@ impl Blocks {
                 if text == "<blank>" { "" } else { text }
             }
             Kind::Output => line[1..].strip_prefix(' ').unwrap_or(&line[1..]).trim_end(),
-            Kind::Reply => &line,
+            Kind::Reply => line,
         };
         if self.current.as_ref().map(|(k, _, _)| *k) != Some(kind) {
             self.flush();
             self.current = Some((kind, String::new(), false));
             self.in_fence = false;
         }
-        if kind == Kind::Reply && is_fence_toggle(&line) {
+        if kind == Kind::Reply && is_fence_toggle(line) {
             self.in_fence = !self.in_fence;
         }
         self.push(content);
