@@ -43,6 +43,7 @@ mod scan;
 mod stream;
 mod swe_agent;
 mod task;
+mod text_logs;
 mod tool_steps;
 mod trajscope;
 mod turns;
@@ -70,6 +71,9 @@ pub use stream::{
     visit as visit_bounded,
 };
 pub use swe_agent::{LongText, Look, Skipped, Wanted, raw_summary, read_sparse};
+pub use text_logs::{
+    Out as TextLogOut, is_big_text_log, summaries as text_log_summaries, visit as visit_text_log,
+};
 pub use visit::{StepCount, is_big, visit_steps};
 
 use crate::model::{Format, Trajectory};

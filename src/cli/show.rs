@@ -5,8 +5,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{
-    Loaded, SLIM_ABOVE, lazy_above, load_file, open_first, open_lazy_quietly, open_revisited,
-    opens_lazily,
+    Loaded, SLIM_ABOVE, is_big_text_log, lazy_above, load_file, open_first, open_lazy_quietly,
+    open_revisited, opens_lazily,
 };
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
@@ -146,7 +146,7 @@ pub fn open_judged_for_passes(
     results: &super::results::ResultsArg,
 ) -> Result<Option<Trajectory>> {
     let (path, from_suffix) = split_index(file);
-    if which.or(from_suffix).is_some() || !opens_lazily(&path, lazy_above()) {
+    if which.or(from_suffix).is_some() || !passes_over(&path) {
         return Ok(None);
     }
     let opened = match open_revisited(&path, SLIM_ABOVE)? {
@@ -158,6 +158,12 @@ pub fn open_judged_for_passes(
     };
     results.join(&mut trajectory)?;
     Ok(Some(trajectory))
+}
+
+/// Whether a big `path` is read step by step from the file rather than whole: it opens
+/// lazily, or it is a text log (Aider, Llama) read line by line.
+fn passes_over(path: &Path) -> bool {
+    opens_lazily(path, lazy_above()) || is_big_text_log(path, lazy_above())
 }
 
 /// Loads the file and picks one trajectory: `FILE#N`, `--trajectory N`, or the only one.
@@ -262,7 +268,7 @@ fn visit_one_step(
     index: usize,
 ) -> Result<Option<(Step, String)>> {
     let (path, from_suffix) = split_index(file);
-    if which.or(from_suffix).is_some() || index == 0 || !opens_lazily(&path, lazy_above()) {
+    if which.or(from_suffix).is_some() || index == 0 || !passes_over(&path) {
         return Ok(None);
     }
     if open_first(&path, index, FIRST_PART, &mut |_| {})?.is_some() {

@@ -1,6 +1,7 @@
 //! A big file's steps one at a time, whatever its format: a SWE-agent `.traj` through its
 //! lazy scan, a JSON or JSON Lines log through the bounded read's record readers
-//! ([`super::stream::visit`]). Each step is handed over as it is read and never held, so a
+//! ([`super::stream::visit`]), an Aider history or a Llama prompt log line by line
+//! ([`super::text_logs`]). Each step is handed over as it is read and never held, so a
 //! tally or a listing of a 1 GB file costs about what one step does. The steps are those of
 //! a read at [`super::Detail::Steps`] (no contexts).
 
@@ -40,6 +41,12 @@ pub fn visit_steps(
 pub fn summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
     if !is_big(path) {
         return None;
+    }
+    // A text log may hold several trajectories (an Aider history's sessions).
+    match super::text_logs::summaries(path) {
+        Ok(Some(summaries)) => return Some(Ok(summaries)),
+        Ok(None) => {}
+        Err(err) => return Some(Err(err)),
     }
     let mut count = StepCount::default();
     match visit_steps(path, &mut |step| count.add(step)) {

@@ -434,11 +434,11 @@ fn read_file(
     }
     // A big file's steps are tallied as they are read, never all held.
     if loaded.is_none()
-        && let Some(visited) = super::visit_tally::tally_big(path, matcher)
+        && let Some(visited) = super::visit_tally::tally_big_all(path, matcher)
     {
-        let (tally, summary) = visited?;
-        let summaries = if summarise { vec![summary] } else { vec![] };
-        return Ok(Read::Trajectories(vec![tally], summaries));
+        let (tallies, summaries): (Vec<_>, Vec<_>) = visited?.into_iter().unzip();
+        let summaries = if summarise { summaries } else { vec![] };
+        return Ok(Read::Trajectories(tallies, summaries));
     }
     let loaded = match loaded {
         Some(read) => read?,

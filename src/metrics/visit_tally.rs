@@ -7,7 +7,7 @@
 use super::matcher::Matcher;
 use super::streamed_hits::StreamedHits;
 use super::tally::{ToolUse, TrajectoryTally, count_tools};
-use crate::formats::{LoadError, StepCount, is_big, visit_steps};
+use crate::formats::{LoadError, StepCount, TextLogOut, is_big, visit_steps, visit_text_log};
 use crate::model::{Step, Trajectory, TrajectorySummary, patch_files};
 use std::path::Path;
 
@@ -21,6 +21,44 @@ pub(crate) fn tally_big(
         return None;
     }
     tally_visited(path, matcher)
+}
+
+/// [`tally_big`] for a file that may hold several trajectories (an Aider history's
+/// sessions): one tally and summary each.
+pub(crate) fn tally_big_all(
+    path: &Path,
+    matcher: &Matcher,
+) -> Option<Result<Vec<(TrajectoryTally, TrajectorySummary)>, LoadError>> {
+    if !is_big(path) {
+        return None;
+    }
+    tally_text_log(path, matcher)
+        .or_else(|| tally_big(path, matcher).map(|r| r.map(|one| vec![one])))
+}
+
+/// The tally and summary of each trajectory of a text log (Aider, Llama), each tallied as its
+/// steps are read, whatever the file's size; `None` when it is not one read step by step.
+pub fn tally_text_log(
+    path: &Path,
+    matcher: &Matcher,
+) -> Option<Result<Vec<(TrajectoryTally, TrajectorySummary)>, LoadError>> {
+    let mut tallies = Vec::new();
+    let mut tally = VisitTally::new(matcher);
+    let visited = visit_text_log(path, &mut |out| {
+        match out {
+            TextLogOut::Step(step) => tally.add(step),
+            TextLogOut::Trajectory(t) => {
+                let done = std::mem::replace(&mut tally, VisitTally::new(matcher));
+                tallies.push(done.finish(*t));
+            }
+        }
+        Ok(())
+    });
+    match visited {
+        Ok(Some(())) => Some(Ok(tallies)),
+        Ok(None) => None,
+        Err(err) => Some(Err(err)),
+    }
 }
 
 /// [`tally_big`] whatever the file's size (tests compare it with the whole read's tally on

@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::Exactness;
 
 const HISTORY: &str = "\
 -*- mode: fundamental -*-

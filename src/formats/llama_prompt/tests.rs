@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::Exactness;
 
 fn message(role: &str, content: &str) -> String {
     format!("<|start_header_id|>{role}<|end_header_id|>\n\n{content}<|eot_id|>")

@@ -33,7 +33,8 @@ fn visit_keeping(
     on_step: &mut dyn FnMut(Step) -> Result<(), LoadError>,
 ) -> Result<Option<Trajectory>, LoadError> {
     if !is_json(path) {
-        return Ok(None);
+        // Aider histories and Llama prompt logs are read line by line instead.
+        return crate::formats::text_logs::visit_one(path, contexts, on_step);
     }
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let before = stamp(&file).map_err(|err| LoadError::io(path, err))?;
