@@ -1,7 +1,7 @@
 //! One step of a trajectory: the model thought, acted, and saw what came back.
 
 use super::{Message, ToolCall, Usage};
-use aho_corasick::{AhoCorasick, Input, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -295,7 +295,10 @@ pub(crate) fn error_marker_finder() -> Option<&'static AhoCorasick> {
     static MARKERS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
     MARKERS
         .get_or_init(|| {
+            // A contiguous NFA: it runs only where the prefilter stops, so a DFA's longer
+            // build is not paid back.
             AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
                 .match_kind(MatchKind::LeftmostFirst)
                 .build(ERROR_MARKERS)
                 .ok()
