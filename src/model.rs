@@ -26,7 +26,9 @@ pub use message::{Message, Role, ToolCall};
 pub use run::{EvalResults, LoadFailure, Prediction, ResultsSource, Run, normalise_model};
 pub use shared_ids::SharedIds;
 pub use step::{ContextMessages, Exactness, Step, StepContext, StepKind, ToolResult};
-pub(crate) use step::{ERROR_MARKERS, NOT_AN_ERROR};
+pub(crate) use step::{
+    ERROR_HEAD, ERROR_MARKERS, NOT_AN_ERROR, error_marker_finder, observation_reads_as_error,
+};
 pub use summary::{ForkLink, TrajectorySummary, exit_shown, forced_exit};
 pub use trajectory::{
     ForkOrigin, Trajectory, count_patch_lines, instance_id_from_path, patch_files,

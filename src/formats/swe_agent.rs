@@ -8,6 +8,7 @@
 
 mod demonstration;
 mod lazy;
+mod plain;
 mod sparse;
 mod summary;
 

@@ -1,7 +1,7 @@
 //! One step of a trajectory: the model thought, acted, and saw what came back.
 
 use super::{Message, SharedIds, ToolCall, Usage};
-use aho_corasick::{AhoCorasick, Input, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -266,10 +266,7 @@ impl Step {
         if self.failed || self.exit_code.is_some_and(|c| c != 0) {
             return true;
         }
-        // Errors announce themselves early; scanning a 5 MB test log end to end for a
-        // marker buried in a passing run's output would mark it wrongly and slowly.
-        let head = prefix_on_char_boundary(&self.observation, 16 * 1024);
-        has_error_marker(head)
+        observation_reads_as_error(&self.observation)
     }
 
     /// The tool name, or `-` when the step took no action; `user` and `compaction` for
@@ -302,22 +299,41 @@ impl Step {
     }
 }
 
-/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
+/// How much of an observation's text [`Step::is_error`] looks at.
+pub(crate) const ERROR_HEAD: usize = 16 * 1024;
+
+/// Whether an agent step's observation reads like an error: a marker in its first
+/// [`ERROR_HEAD`] bytes. Errors announce themselves early; scanning a 5 MB test log end to
+/// end for a marker buried in a passing run's output would mark it wrongly and slowly.
+pub(crate) fn observation_reads_as_error(observation: &str) -> bool {
+    has_error_marker(prefix_on_char_boundary(observation, ERROR_HEAD))
+}
+
+/// The leftmost-first automaton of [`ERROR_MARKERS`], built once (`None` if it cannot be).
+/// No marker is a prefix of another, so no two start at the same place.
+pub(crate) fn error_marker_finder() -> Option<&'static AhoCorasick> {
+    static MARKERS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    MARKERS
+        .get_or_init(|| {
+            // A contiguous NFA: it runs only where the prefilter stops, so a DFA's longer
+            // build is not paid back.
+            AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(ERROR_MARKERS)
+                .ok()
+        })
+        .as_ref()
+}
+
 /// Whether `head` holds one of [`ERROR_MARKERS`]. One pass of one automaton: eleven
 /// substring searches over every observation were a quarter of an uncached tally's time.
 /// No two markers start at the same place, so searching leftmost-first from each hit
 /// onwards visits every place where a marker starts, as the searches one by one did.
 fn has_error_marker(head: &str) -> bool {
-    static MARKERS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
-    let markers = MARKERS.get_or_init(|| {
-        AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(ERROR_MARKERS)
-            .ok()
-    });
     // Gemini CLI reports every shell command's stderr as `Error: (none)` when it is empty.
     let counts = |at: usize| !head[at..].starts_with(NOT_AN_ERROR);
-    let Some(markers) = markers else {
+    let Some(markers) = error_marker_finder() else {
         return ERROR_MARKERS
             .iter()
             .any(|m| head.match_indices(m).any(|(at, _)| counts(at)));
@@ -332,6 +348,7 @@ fn has_error_marker(head: &str) -> bool {
     false
 }
 
+/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
 pub(crate) fn prefix_on_char_boundary(s: &str, max: usize) -> &str {
     if s.len() <= max {
         return s;

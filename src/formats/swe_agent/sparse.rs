@@ -9,6 +9,7 @@
 //! gives `None` and the file is read the usual way: history-only files, files whose history
 //! carries tool calls (steps take their tool calls from it), duplicate members, odd shapes.
 
+use super::plain::Plain;
 use super::{model_name, read_info, tool_of};
 use crate::formats::json::Text;
 use crate::formats::raw_json::{self, Span};
@@ -215,12 +216,13 @@ fn build_steps<T>(
     Some((steps, skipped))
 }
 
-/// A text member decoded as the full read decodes it ([`Text`]: any JSON as text).
+/// A text member decoded as the full read decodes it ([`Text`]: any JSON as text), by hand
+/// in its common form ([`Plain`]).
 fn text(bytes: &[u8], span: &Option<Span>) -> Option<String> {
     match span {
         None => Some(String::new()),
-        Some(s) => serde_json::from_slice::<Text>(&bytes[s.clone()])
-            .ok()
+        Some(s) => Text::plain(&bytes[s.clone()])
+            .or_else(|| serde_json::from_slice::<Text>(&bytes[s.clone()]).ok())
             .map(|t| t.0),
     }
 }

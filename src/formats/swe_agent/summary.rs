@@ -1,31 +1,34 @@
 //! A SWE-agent `.traj` summarised for a listing (`ls`, the run cache) from its raw bytes:
-//! the steps are counted and their actions decoded, but of an observation only the head
-//! [`Step::is_error`] reads is decoded, and of `history` only what matching steps with their
-//! answers needs (roles, the answers' actions and contents); the other messages, the exact
+//! the steps are counted and their actions decoded, an observation is searched for the
+//! error markers [`Step::is_error`] looks for on its raw bytes ([`error_head`]; decoded only
+//! when it spells a character as `\uXXXX`), and of `history` only what matching steps with
+//! their answers needs is decoded (roles, the answers' actions, and the content of an answer
+//! without an action, the one case the matching reads it); the other messages, the exact
 //! contexts (`query`, `messages`), thoughts and responses are crossed by the raw walk
 //! ([`raw_json`]) without being decoded. The steps then go through the same `build` as the
-//! full read, so the summary is the one [`TrajectorySummary::of`] gives on it.
+//! full read, so the summary is the one [`TrajectorySummary::of`] gives on it, with the
+//! error steps counted from the raw decisions (the steps' observations are left empty).
 //!
 //! Anything this reader cannot give exactly gives `None`, and the file is read the usual way:
 //! invalid UTF-8 (repaired there, with a warning), history-only files, duplicate members,
 //! steps or messages that are not objects, fields of a type serde would refuse. Like the
 //! tally's sparse read, it does not check the inside of the strings it crosses undecoded (a
-//! stray control character or an unknown escape in a skipped message): such a file is listed
-//! here and refused by the whole read.
+//! stray control character or an unknown escape in a skipped message or an observation):
+//! such a file is listed here and refused by the whole read.
 //!
 //! [`Step::is_error`]: crate::model::Step::is_error
 
+mod error_head;
+
+use super::plain::Plain;
 use super::{File, RawMessage, RawStep, build};
 use crate::formats::json::Text;
 use crate::formats::raw_json::{self, Span};
 use crate::formats::{Kind, detect};
-use crate::model::{Format, TrajectorySummary};
+use crate::model::{Format, TrajectorySummary, observation_reads_as_error};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::path::Path;
-
-/// How much of an observation's decoded text `Step::is_error` looks at.
-const ERROR_HEAD: usize = 16 * 1024;
 
 /// The summary of the `.traj` in `bytes`; `None` when it is not one this reader gives
 /// exactly (read it the usual way).
@@ -43,9 +46,10 @@ pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
     // The two lists are read as the walk meets them (crossed once); the rest kept as spans.
     let (mut steps, mut history) = (None, None);
     let (mut info, mut replay) = (None, None);
+    let mut error_steps = 0;
     let end = raw_json::walk_members(bytes, start, &mut |key, at| match key {
         b"trajectory" => {
-            let (end, items) = list(bytes, at, &mut |at| step(bytes, at))?;
+            let (end, items) = list(bytes, at, &mut |at| step(bytes, at, &mut error_steps))?;
             steps.replace(items).is_none().then_some(end)
         }
         b"history" => {
@@ -84,7 +88,11 @@ pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
         replay_config: value(&replay)?,
     };
     let trajectory = build(path, file).ok()?.into_iter().next()?;
-    Some(TrajectorySummary::of(&trajectory))
+    let mut summary = TrajectorySummary::of(&trajectory);
+    // A SWE-agent step is an agent step with no exit code or failure flag: it is an error
+    // step exactly when its observation reads like one.
+    summary.error_steps = error_steps;
+    Some(summary)
 }
 
 /// The end of the list member at `at` (null: no items) and its items, each read by `item`
@@ -128,9 +136,9 @@ fn object_members<const N: usize>(
     Some((end, found))
 }
 
-/// One step: its action decoded, the head of its observation, whether it has an exact
-/// context; thought and response left empty (a summary reads neither).
-fn step(bytes: &[u8], at: usize) -> Option<(usize, RawStep)> {
+/// One step: its action decoded, whether it has an exact context; its observation's error
+/// decision added to `error_steps`; observation, thought and response left empty.
+fn step(bytes: &[u8], at: usize, error_steps: &mut usize) -> Option<(usize, RawStep)> {
     let (end, [action, observation, query, messages]) = object_members(
         bytes,
         at,
@@ -138,11 +146,11 @@ fn step(bytes: &[u8], at: usize) -> Option<(usize, RawStep)> {
     )?;
     let step = RawStep {
         action: optional::<Text>(bytes, &action)?.unwrap_or_default(),
-        observation: Text(observation_head(bytes, observation.as_ref())?),
         query: presence(bytes, &query)?,
         messages: presence(bytes, &messages)?,
         ..RawStep::default()
     };
+    *error_steps += usize::from(observation_is_error(bytes, observation.as_ref())?);
     Some((end, step))
 }
 
@@ -158,7 +166,7 @@ fn presence(bytes: &[u8], span: &Option<Span>) -> Option<Option<Vec<RawMessage>>
 }
 
 /// One history message with what matching steps to answers reads: the content only of the
-/// answers, as the full read at `Detail::Steps` keeps it.
+/// answers that log no action (`match_answer` looks in the content only then).
 fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
     let (end, [role, content, agent, is_demo, action]) = object_members(
         bytes,
@@ -167,9 +175,12 @@ fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
     )?;
     let role = optional::<Text>(bytes, &role)?.unwrap_or_default();
     let is_demo = optional::<Option<bool>>(bytes, &is_demo)?.flatten();
+    let action = optional::<Option<Text>>(bytes, &action)?.flatten();
     let answer = role.0 == "assistant" && is_demo != Some(true);
     let content = match &content {
-        Some(s) if answer => decode::<Value>(bytes, s)?,
+        Some(s) if answer && action.as_ref().is_none_or(|a| a.0.trim().is_empty()) => {
+            decode::<Value>(bytes, s)?
+        }
         _ => Value::Null,
     };
     let message = RawMessage {
@@ -177,7 +188,7 @@ fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
         content,
         agent: optional::<Option<String>>(bytes, &agent)?.flatten(),
         is_demo,
-        action: optional::<Option<Text>>(bytes, &action)?.flatten(),
+        action,
         ..RawMessage::default()
     };
     Some((end, message))
@@ -187,70 +198,30 @@ fn decode<T: DeserializeOwned>(bytes: &[u8], span: &Span) -> Option<T> {
     serde_json::from_slice(&bytes[span.clone()]).ok()
 }
 
-/// A member decoded when present; `None` when it does not decode.
-fn optional<T: DeserializeOwned>(bytes: &[u8], span: &Option<Span>) -> Option<Option<T>> {
+/// A member decoded when present (by hand in its common forms, see [`Plain`]); `None` when
+/// it does not decode.
+fn optional<T: DeserializeOwned + Plain>(bytes: &[u8], span: &Option<Span>) -> Option<Option<T>> {
     match span {
-        Some(s) => decode(bytes, s).map(Some),
+        Some(s) => T::plain(&bytes[s.clone()])
+            .or_else(|| decode(bytes, s))
+            .map(Some),
         None => Some(None),
     }
 }
 
-/// The observation as far as `Step::is_error` reads it: the first [`ERROR_HEAD`] bytes of its
-/// decoded text and a few more (to find where the character at the cut ends), or all of it
-/// when it is short, not a plain string, or spells a character as `\uXXXX`. The raw walk
-/// has already checked the whole string's escapes and control characters, and the file is
-/// valid UTF-8, so decoding only the head gives what decoding it all would.
-fn observation_head(bytes: &[u8], span: Option<&Span>) -> Option<String> {
+/// Whether the observation at `span` reads like an error (`Step::is_error`): decided on its
+/// raw bytes ([`error_head`]), or on its decoded text when it is not a plain string or
+/// spells a character as `\uXXXX` (29 of CodeR's 3,004 observations).
+fn observation_is_error(bytes: &[u8], span: Option<&Span>) -> Option<bool> {
     let Some(s) = span else {
-        return Some(String::new());
+        return Some(false);
     };
     let raw = &bytes[s.clone()];
-    // An escaped text is never shorter than its decoded form.
-    if raw.len() <= ERROR_HEAD + 16 || raw[0] != b'"' || memchr::memmem::find(raw, b"\\u").is_some()
+    if raw.len() >= 2
+        && raw[0] == b'"'
+        && let Some(error) = error_head::raw_reads_as_error(&raw[1..raw.len() - 1])
     {
-        return decode::<Text>(bytes, s).map(|t| t.0);
+        return Some(error);
     }
-    match decode_head(&raw[1..raw.len() - 1], ERROR_HEAD + 8) {
-        Some(head) => Some(head),
-        None => decode::<Text>(bytes, s).map(|t| t.0),
-    }
-}
-
-/// At least `want` bytes (or all) of the text of a string's raw inside, cut after a whole
-/// character; `None` on an escape it does not decode.
-fn decode_head(raw: &[u8], want: usize) -> Option<String> {
-    let mut out = Vec::with_capacity(want + 8);
-    let mut at = 0;
-    while out.len() < want && at < raw.len() {
-        // A few bytes past `want`, so that a character cut at the window's end is dropped
-        // whole below and `want` bytes remain.
-        let window = &raw[at..raw.len().min(at + want - out.len() + 8)];
-        let Some(slash) = memchr::memchr(b'\\', window) else {
-            out.extend_from_slice(window);
-            at += window.len();
-            continue;
-        };
-        out.extend_from_slice(&window[..slash]);
-        out.push(match raw.get(at + slash + 1)? {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
-            _ => return None,
-        });
-        at += slash + 2;
-    }
-    match String::from_utf8(out) {
-        Ok(text) => Some(text),
-        Err(err) => {
-            let valid = err.utf8_error().valid_up_to();
-            let mut out = err.into_bytes();
-            out.truncate(valid);
-            String::from_utf8(out).ok()
-        }
-    }
+    decode::<Text>(bytes, s).map(|text| observation_reads_as_error(&text.0))
 }

@@ -167,7 +167,9 @@ impl FieldScanner {
                     || {
                         (!patterns.iter().any(|p| p.contains('\n')))
                             .then(|| {
+                                // Contiguous too: it runs where the prefilter stops.
                                 AhoCorasick::builder()
+                                    .kind(Some(AhoCorasickKind::ContiguousNFA))
                                     .match_kind(MatchKind::LeftmostFirst)
                                     .build(&patterns)
                                     .ok()
