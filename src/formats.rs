@@ -62,6 +62,7 @@ pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
     load_run_summaries,
 };
+pub(crate) use raw_json::unescape_short;
 pub use results_search::{named_results, results_above};
 pub use revisit::open_revisited;
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};

@@ -2,15 +2,19 @@
 //! ends, and the members of an object as (raw key, value span). Strings are crossed by
 //! jumping from quote to quote (a quote preceded by an odd run of backslashes is escaped),
 //! which is what makes skipping a log's long, `\n`-dense strings cheap; nothing is unescaped
-//! here, and the UTF-8 check ([`is_utf8`]) skips ASCII 64 bytes at a time. The walk checks the
+//! by the walk ([`unescape_short`] decodes a string's common form for callers that want its
+//! text), and the UTF-8 check ([`is_utf8`]) skips ASCII 64 bytes at a time. The walk checks the
 //! structure (brackets, colons, commas) but not what is inside the strings and scalars it
 //! skips: callers that need a value decode its span with serde, which checks it. Any surprise
 //! gives `None`, and the caller reads the file the usual way (which then words the error).
 
 mod blocks;
+mod unescape;
 
 use blocks::{BLOCK, ascii};
 use memchr::memchr;
+
+pub(crate) use unescape::unescape_short;
 
 /// A value's bytes: `start..end` of the document.
 pub(crate) type Span = std::ops::Range<usize>;

@@ -17,6 +17,7 @@
 
 use super::rule::RuleId;
 use super::rule_regex::RuleRegex;
+use crate::formats::unescape_short;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 use std::borrow::Cow;
 
@@ -452,35 +453,6 @@ fn decode(raw: &[u8]) -> Option<Cow<'_, str>> {
     serde_json::from_slice::<String>(&quoted)
         .ok()
         .map(Cow::Owned)
-}
-
-/// The decoding of raw string bytes whose escapes are all two bytes long (`\n`, `\"`, …),
-/// as serde decodes them, without copying them into a quoted buffer for serde first: most
-/// candidate lines are such. `None` for anything else (a `\uXXXX`, a bad escape, a raw
-/// control character, bytes that are not UTF-8), which serde then decodes or rejects.
-fn unescape_short(raw: &[u8]) -> Option<String> {
-    if raw.iter().any(|&b| b < 0x20) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(raw.len());
-    let mut from = 0;
-    while let Some(at) = memchr::memchr(b'\\', &raw[from..]).map(|k| from + k) {
-        out.extend_from_slice(&raw[from..at]);
-        out.push(match raw.get(at + 1)? {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
-            _ => return None,
-        });
-        from = at + 2;
-    }
-    out.extend_from_slice(&raw[from..]);
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]

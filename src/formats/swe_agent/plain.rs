@@ -6,6 +6,7 @@
 //! a CodeR run's 60,000 such members cost more than decoding them.
 
 use crate::formats::json::Text;
+use crate::formats::raw_json::unescape_short;
 
 /// A member type with a form read by hand; `None` when serde must read it.
 pub(super) trait Plain: Sized {
@@ -50,29 +51,7 @@ impl Plain for Option<bool> {
 /// The text of the JSON string `raw` (its quotes included, as the raw walk spans it) when
 /// all its escapes are two bytes long and it holds no raw control character.
 fn plain_string(raw: &[u8]) -> Option<String> {
-    let inside = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    if inside.iter().any(|&b| b < 0x20) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(inside.len());
-    let mut at = 0;
-    while let Some(slash) = memchr::memchr(b'\\', &inside[at..]).map(|k| at + k) {
-        out.extend_from_slice(&inside[at..slash]);
-        out.push(match inside.get(slash + 1)? {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'/' => b'/',
-            b'b' => 0x08,
-            b'f' => 0x0c,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
-            _ => return None,
-        });
-        at = slash + 2;
-    }
-    out.extend_from_slice(&inside[at..]);
-    String::from_utf8(out).ok()
+    unescape_short(raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?)
 }
 
 #[cfg(test)]
