@@ -17,12 +17,11 @@ use serde_json::json;
 use std::path::Path;
 use trajscope::formats::{Loaded, load_file, visit_bounded};
 use trajscope::model::Format;
+use visited::LongLog;
 
 fn visited_equals_whole(path: &Path) {
-    let full = visited::whole_read(path);
-    assert_eq!(full.format, Format::ChatMessages);
-    assert!(full.steps.len() > 200, "{} steps", full.steps.len());
-    visited::assert_visit_equals_whole(path, &full, &visited::THRESHOLDS);
+    let long = LongLog::of(Format::ChatMessages, 200);
+    visited::assert_long_log_visit_equals_whole(path, &long);
 }
 
 #[test]

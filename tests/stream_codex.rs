@@ -12,14 +12,13 @@ mod long_logs;
 mod visited;
 
 use trajscope::model::Format;
+use visited::LongLog;
 
 #[test]
 fn a_long_codex_rollout_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rollout-long.jsonl");
     long_logs::long_codex(&path, 40);
-    let full = visited::whole_read(&path);
-    assert_eq!(full.format, Format::Codex);
-    assert!(full.steps.len() > 200, "{} steps", full.steps.len());
-    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
+    let long = LongLog::of(Format::Codex, 200);
+    visited::assert_long_log_visit_equals_whole(&path, &long);
 }

@@ -12,34 +12,18 @@ mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use trajscope::model::{Format, StepKind};
+use trajscope::model::Format;
+use visited::LongLog;
 
 #[test]
 fn a_long_session_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let events = long_logs::long_copilot(60);
     let path = dir.path().join("events.jsonl");
-    long_logs::write_lines(&path, &events);
-
-    let full = visited::whole_read(&path);
-    assert_eq!(full.format, Format::CopilotCli);
-    assert!(full.steps.len() > 300, "{} steps", full.steps.len());
-    let users = full
-        .steps
-        .iter()
-        .filter(|s| s.kind == StepKind::User)
-        .count();
-    assert_eq!(users, 120, "two user turns a cycle");
-    // A late result really lands in its step, many steps after it.
-    let late = full
-        .steps
-        .iter()
-        .position(|s| {
-            s.tool_calls
-                .iter()
-                .any(|c| c.id.as_deref() == Some("toolu_ppo5MZ814pBDBpE5VWpP5L_2"))
-        })
-        .unwrap();
-    assert!(full.steps[late].observation.contains("def _product"));
-    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
+    long_logs::write_lines(&path, &long_logs::long_copilot(60));
+    let long = LongLog {
+        user_turns: Some(120),
+        late_result: Some((|id| id == "toolu_ppo5MZ814pBDBpE5VWpP5L_2", "def _product")),
+        ..LongLog::of(Format::CopilotCli, 300)
+    };
+    visited::assert_long_log_visit_equals_whole(&path, &long);
 }

@@ -13,32 +13,22 @@ mod long_logs;
 mod visited;
 
 use trajscope::model::Format;
+use visited::LongLog;
 
 #[test]
 fn a_long_droid_stream_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let events = long_logs::long_droid(60);
     let path = dir.path().join("droid-long.jsonl");
-    long_logs::write_lines(&path, &events);
-
-    let full = visited::whole_read(&path);
-    assert_eq!(full.format, Format::Droid);
-    assert!(full.steps.len() > 300, "{} steps", full.steps.len());
+    long_logs::write_lines(&path, &long_logs::long_droid(60));
     // The late results found their calls in the whole read.
-    let late_step = full
-        .steps
-        .iter()
-        .find(|s| {
-            s.tool_calls
-                .iter()
-                .any(|c| c.id.as_deref().is_some_and(|id| id.ends_with("_2")))
-        })
-        .unwrap();
-    assert!(late_step.observation.contains("exit code"), "{late_step:?}");
+    let long = LongLog {
+        late_result: Some((|id| id.ends_with("_2"), "exit code")),
+        ..LongLog::of(Format::Droid, 300)
+    };
+    let full = visited::assert_long_log_visit_equals_whole(&path, &long);
     assert!(
         full.steps
             .iter()
             .any(|s| s.observation.contains("rate limited in run 3"))
     );
-    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
 }

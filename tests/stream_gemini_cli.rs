@@ -17,60 +17,18 @@ mod visited;
 
 use serde_json::json;
 use std::path::Path;
-use trajscope::formats::{Loaded, SLIM_ABOVE, bounded_summaries, load_file, visit_bounded};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Format, Step, StepKind, Trajectory, TrajectorySummary};
-
-fn whole(path: &Path) -> Trajectory {
-    match load_file(path).unwrap() {
-        Loaded::Trajectories(mut ts) => ts.remove(0),
-        Loaded::Results(_) => panic!("not a trajectory"),
-    }
-}
-
-fn visited(path: &Path, threshold: usize) -> (Vec<Step>, Trajectory) {
-    let mut got = Vec::new();
-    let header = visit_bounded(path, threshold, &mut |step| {
-        got.push(step);
-        Ok(())
-    })
-    .unwrap()
-    .expect("read record by record");
-    (got, header)
-}
+use trajscope::formats::SLIM_ABOVE;
+use trajscope::model::{Format, Trajectory};
+use visited::LongLog;
 
 /// The visit of `path` at several thresholds, its summaries and its tally equal the whole
 /// read's; returns the whole read.
 fn check(path: &Path) -> Trajectory {
-    let full = whole(path);
-    assert_eq!(full.format, Format::GeminiCli);
-    assert!(full.steps.len() > 400, "{} steps", full.steps.len());
-    let users = full
-        .steps
-        .iter()
-        .filter(|s| s.kind == StepKind::User)
-        .count();
-    assert_eq!(users, 120, "two user turns a cycle");
-    let want = visited::as_visited(&full.steps);
-    for threshold in [8, 64, SLIM_ABOVE] {
-        let (got, header) = visited(path, threshold);
-        assert_eq!(got.len(), want.len(), "threshold {threshold}");
-        for (got, want) in got.iter().zip(&want) {
-            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
-        }
-        assert_eq!(header.warnings, full.warnings);
-        assert_eq!(header.task, full.task);
-        assert_eq!(header.model, full.model);
-        assert_eq!(header.instance_id, full.instance_id);
-        assert_eq!(header.format_detail, full.format_detail);
-        let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
-        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
-    }
-    let matcher = Matcher::new(RuleSet::defaults().rules).0;
-    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
-    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
-    assert_eq!(summary, TrajectorySummary::of(&full));
-    full
+    let long = LongLog {
+        user_turns: Some(120),
+        ..LongLog::of(Format::GeminiCli, 400)
+    };
+    visited::assert_long_log_visit_equals_whole(path, &long)
 }
 
 #[test]
@@ -121,10 +79,10 @@ fn a_rewrite_later_than_the_bounded_read_waits_is_lost_and_said() {
     // The first model message's results, 100 messages after it.
     let text = long_logs::gemini_jsonl(&messages, |n| if n == 1 { 100 } else { 0 });
     std::fs::write(&path, text).unwrap();
-    let full = whole(&path);
+    let full = visited::whole_read(&path);
     assert!(full.warnings.is_empty(), "{:?}", full.warnings);
     assert!(full.steps[1].observation.contains("def _product"));
-    let (got, header) = visited(&path, SLIM_ABOVE);
+    let (got, header) = visited::visit(&path, SLIM_ABOVE);
     assert_eq!(got.len(), full.steps.len());
     assert_eq!(got[1].observation, "", "the first version is read");
     assert_eq!(&got[2..], &visited::as_visited(&full.steps)[2..]);

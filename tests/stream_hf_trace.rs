@@ -13,27 +13,17 @@ mod long_logs;
 mod visited;
 
 use trajscope::model::Format;
+use visited::LongLog;
 
 #[test]
 fn a_long_trace_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let lines = long_logs::long_trace(60);
     let path = dir.path().join("trace-long.jsonl");
-    long_logs::write_lines(&path, &lines);
-
-    let full = visited::whole_read(&path);
-    assert_eq!(full.format, Format::HfTrace);
-    assert!(full.steps.len() > 300, "{} steps", full.steps.len());
+    long_logs::write_lines(&path, &long_logs::long_trace(60));
     // The late results found their calls in the whole read.
-    let late_step = full
-        .steps
-        .iter()
-        .find(|s| {
-            s.tool_calls
-                .iter()
-                .any(|c| c.id.as_deref().is_some_and(|id| id.ends_with("_2")))
-        })
-        .unwrap();
-    assert!(late_step.observation.contains("exit code"), "{late_step:?}");
-    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
+    let long = LongLog {
+        late_result: Some((|id| id.ends_with("_2"), "exit code")),
+        ..LongLog::of(Format::HfTrace, 300)
+    };
+    visited::assert_long_log_visit_equals_whole(&path, &long);
 }

@@ -12,34 +12,18 @@ mod long_logs;
 #[path = "support/visited.rs"]
 mod visited;
 
-use trajscope::model::{Format, StepKind};
+use trajscope::model::Format;
+use visited::LongLog;
 
 #[test]
 fn a_long_wire_log_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
-    let records = long_logs::long_wire(60);
     let path = dir.path().join("kimi-long.jsonl");
-    long_logs::write_lines(&path, &records);
-
-    let full = visited::whole_read(&path);
-    assert_eq!(full.format, Format::KimiCli);
-    assert!(full.steps.len() > 400, "{} steps", full.steps.len());
-    let users = full
-        .steps
-        .iter()
-        .filter(|s| s.kind == StepKind::User)
-        .count();
-    assert_eq!(users, 120, "two user turns a cycle");
-    // A late result really lands in its step, many steps after it.
-    let late = full
-        .steps
-        .iter()
-        .position(|s| {
-            s.tool_calls
-                .iter()
-                .any(|c| c.id.as_deref() == Some("Bash:01_2"))
-        })
-        .unwrap();
-    assert!(full.steps[late].observation.contains("def _product"));
-    visited::assert_visit_equals_whole(&path, &full, &visited::THRESHOLDS);
+    long_logs::write_lines(&path, &long_logs::long_wire(60));
+    let long = LongLog {
+        user_turns: Some(120),
+        late_result: Some((|id| id == "Bash:01_2", "def _product")),
+        ..LongLog::of(Format::KimiCli, 400)
+    };
+    visited::assert_long_log_visit_equals_whole(&path, &long);
 }

@@ -12,11 +12,9 @@ mod visited;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use trajscope::formats::{
-    Detail, Loaded, bounded_summaries, load_file, read_bounded, visit_bounded,
-};
-use trajscope::metrics::{Matcher, RuleSet, TrajectoryTally, tally_visited};
-use trajscope::model::{Trajectory, TrajectorySummary};
+use trajscope::formats::{Detail, read_bounded};
+use trajscope::model::Format;
+use visited::LongLog;
 
 const CYCLES: usize = 40;
 
@@ -100,42 +98,11 @@ fn long_openhands(out: &Path) {
     std::fs::write(out, serde_json::to_string_pretty(&all).unwrap()).unwrap();
 }
 
-fn whole(path: &Path) -> Trajectory {
-    match load_file(path).unwrap() {
-        Loaded::Trajectories(mut ts) => {
-            assert_eq!(ts.len(), 1);
-            ts.remove(0)
-        }
-        Loaded::Results(_) => panic!("not a trajectory"),
-    }
-}
-
-fn check(path: &Path) {
-    let full = whole(path);
-    assert!(
-        full.steps.len() > 200,
-        "{}: {} steps, too few to be let go while reading",
-        path.display(),
-        full.steps.len()
-    );
-    let want = visited::as_visited(&full.steps);
-    for threshold in [8, 64, trajscope::formats::SLIM_ABOVE] {
-        let mut visited = Vec::new();
-        let header = visit_bounded(path, threshold, &mut |step| {
-            visited.push(step);
-            Ok(())
-        })
-        .unwrap()
-        .expect("read record by record");
-        assert_eq!(visited.len(), want.len(), "threshold {threshold}");
-        for (got, want) in visited.iter().zip(&want) {
-            assert_eq!(got, want, "threshold {threshold}, step {}", want.index);
-        }
-        assert_eq!(header.warnings, full.warnings, "threshold {threshold}");
-        assert_eq!(header.exit_status, full.exit_status);
-        assert_eq!(header.task, full.task);
-        let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
-        assert_eq!(summaries, vec![TrajectorySummary::of(&full)]);
+/// The visit, summaries and tally of `path` equal the whole read's ([`LongLog`]), and so do
+/// the lazy open's steps and pool at each threshold.
+fn check(path: &Path, format: Format) {
+    let full = visited::assert_long_log_visit_equals_whole(path, &LongLog::of(format, 200));
+    for threshold in visited::THRESHOLDS {
         // The lazy open packs each step as its reader lets it go, keeping the message pool:
         // read back, its steps (contexts included) and pool are the whole read's.
         let held = read_bounded(path, threshold, Detail::Full)
@@ -155,10 +122,6 @@ fn check(path: &Path) {
             "threshold {threshold}: pool"
         );
     }
-    let matcher = Matcher::new(RuleSet::defaults().rules).0;
-    let (tally, summary) = tally_visited(path, &matcher).unwrap().unwrap();
-    assert_eq!(tally, TrajectoryTally::of(&matcher, &full));
-    assert_eq!(summary, TrajectorySummary::of(&full));
 }
 
 #[test]
@@ -166,7 +129,7 @@ fn a_long_claude_code_session_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.jsonl");
     long_claude_code(&path);
-    check(&path);
+    check(&path, Format::ClaudeCode);
 }
 
 #[test]
@@ -174,5 +137,5 @@ fn a_long_openhands_event_list_visited_equals_the_whole_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.json");
     long_openhands(&path);
-    check(&path);
+    check(&path, Format::OpenHands);
 }
