@@ -11,6 +11,7 @@
 
 use super::LoadError;
 use super::json::{JsonLine, content_text, each_json_line, json_line, str_field};
+use super::read_count::ReadCount;
 use super::tool_steps::{CallOutput, call_action};
 use super::turns::Session;
 use crate::model::{Format, Step, ToolCall, Trajectory};
@@ -52,8 +53,7 @@ pub struct Lines<'a> {
     session: Session,
     /// The model step assistant lines join, until a user line or the turn's end.
     step: Option<usize>,
-    records: usize,
-    first_problem: Option<String>,
+    count: ReadCount,
 }
 
 impl<'a> Lines<'a> {
@@ -62,8 +62,7 @@ impl<'a> Lines<'a> {
             path,
             session: Session::new(Trajectory::new(path, Format::Cursor)),
             step: None,
-            records: 0,
-            first_problem: None,
+            count: ReadCount::default(),
         }
     }
 
@@ -81,15 +80,9 @@ impl<'a> Lines<'a> {
     }
 
     fn read(&mut self, line: Result<JsonLine, String>) {
-        match line {
-            Ok(line) => {
-                self.records += 1;
-                self.record(&line);
-            }
-            Err(warning) => {
-                self.first_problem.get_or_insert_with(|| warning.clone());
-                self.session.steps.warn(warning);
-            }
+        match self.count.line(line) {
+            Ok(line) => self.record(&line),
+            Err(warning) => self.session.steps.warn(warning),
         }
     }
 
@@ -147,16 +140,7 @@ impl<'a> Lines<'a> {
 
     /// The trajectory, with the steps not let go; an error when no line was readable.
     pub fn finish(self) -> Result<Vec<Trajectory>, LoadError> {
-        if self.records == 0 {
-            let why = self
-                .first_problem
-                .map(|w| format!(" ({w})"))
-                .unwrap_or_default();
-            return Err(LoadError::invalid(
-                self.path,
-                format!("no readable Cursor transcript lines{why}"),
-            ));
-        }
+        self.count.none_read(self.path, "Cursor transcript lines")?;
         Ok(vec![self.session.finish()])
     }
 }

@@ -47,3 +47,15 @@ fn chat_messages_and_claude_lines_are_not_cursor() {
         Some(Kind::Trajectories(Format::ClaudeCode))
     );
 }
+
+#[test]
+fn a_file_of_only_bad_lines_is_an_error_naming_the_file_and_the_first_bad_line() {
+    // Not JSON, cut inside a line, torn at the end: no record at all.
+    let text = "not json\n[1,\n{\"role\":";
+    let err = parse(Path::new("x.jsonl"), text.as_bytes()).unwrap_err();
+    let err = err.to_string();
+    assert!(
+        err.starts_with("x.jsonl: no readable Cursor transcript lines (x.jsonl:1:"),
+        "{err}"
+    );
+}
