@@ -55,8 +55,8 @@ pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
 pub use lazy::{
-    LAZY_ABOVE, LAZY_ENV, bounded_summaries, lazy_above, open_first, open_lazy, open_lazy_counted,
-    open_lazy_quietly, opens_lazily,
+    LAZY_ABOVE, LAZY_ENV, bounded_summaries, lazy_above, open_first, open_found_counted, open_lazy,
+    open_lazy_counted, open_lazy_quietly, opens_lazily,
 };
 pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
@@ -67,6 +67,7 @@ pub use results_search::{named_results, results_above};
 pub use revisit::open_revisited;
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
 pub use run_loader::{FileRead, Handover, read_run_files};
+pub use stream::LazyOpen;
 pub use stream::{
     AppendedLog, SLIM_ABOVE, StepAt, open as open_bounded, read as read_bounded, step_at,
     visit as visit_bounded,

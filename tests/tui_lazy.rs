@@ -176,3 +176,50 @@ fn a_mini_swe_agent_trajectory_opens_lazily_above_the_threshold_too() {
     };
     assert_eq!(trajectory.step_count(), whole.steps.len());
 }
+
+/// One file named on the command line that holds several trajectories (an OTel export of
+/// two traces, an Inspect log of two samples) and is big enough to open at once: the app
+/// lists its trajectories instead of showing an error page ("the trajectory is no longer
+/// in the file"), and never reads the file whole to find out.
+#[test]
+fn a_big_file_of_several_trajectories_opens_on_its_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample =
+        std::fs::read_to_string("sample-trajectories/otel-genai/tinycalc__tinycalc-1.json")
+            .unwrap();
+    let one: serde_json::Value = serde_json::from_str(&sample).unwrap();
+    let line = serde_json::to_string(&one).unwrap();
+    let other = line.replace(
+        "5f5f310cafd00046ffdc72d22a367c55",
+        "0123456789abcdef0123456789abcdef",
+    );
+    assert_ne!(line, other, "the second trace has its own id");
+    let otel = dir.path().join("traces.jsonl");
+    std::fs::write(&otel, format!("{line}\n{other}\n")).unwrap();
+    let inspect = Path::new(
+        "sample-trajectories/inspect-ai/2025-03-17T10-00-00+00-00_tinycalc-swe_86KhjPLUTNeBL35abgajcV.json",
+    );
+
+    for file in [otel.as_path(), inspect] {
+        let mut h = Harness::open(&[file.to_path_buf()], lazy_config(), 120, 30);
+        assert!(
+            h.state.trajectory.is_none(),
+            "{}: no trajectory page is left open: {:?}",
+            file.display(),
+            h.state.trajectory.as_ref().map(|t| &t.error)
+        );
+        assert_eq!(h.state.run.rows.len(), 2, "{}", file.display());
+        let text = h.text();
+        assert!(!text.contains("no longer in the file"), "{text}");
+        assert!(
+            text.contains("2 trajectories in "),
+            "the status bar says why: {text}"
+        );
+
+        // Each row still opens, as from any run.
+        keys(&mut h, "<CR>");
+        let t = h.state.trajectory.as_ref().expect("the first row opened");
+        assert_eq!(t.error, None, "{}", file.display());
+        assert!(t.trajectory.is_some(), "{}", file.display());
+    }
+}

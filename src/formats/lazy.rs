@@ -13,6 +13,7 @@ pub use first::open_first;
 
 use super::LoadError;
 use super::detect::format_from_first_key;
+use super::stream::LazyOpen;
 use super::{stream, swe_agent};
 use crate::model::{Format, Step, Trajectory, TrajectorySummary, Usage};
 use std::io::Read;
@@ -166,14 +167,27 @@ pub fn open_lazy_counted(
     progress: stream::Progress<'_>,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
+    Ok(match open_found_counted(path, progress, on_step)? {
+        Some(LazyOpen::One(trajectory)) => Some(trajectory),
+        Some(LazyOpen::Several(_)) | None => None,
+    })
+}
+
+/// [`open_lazy_counted`], saying so when the file holds several trajectories: the app then
+/// lists them rather than reading the file whole to find "the" one.
+pub fn open_found_counted(
+    path: &Path,
+    progress: stream::Progress<'_>,
+    on_step: &mut (dyn FnMut(Step) + Send),
+) -> Result<Option<LazyOpen>, LoadError> {
     let mut whole = stream::Part::whole(progress);
     match lazy_format(path) {
         Ok(Format::SweAgent) => match swe_agent::open_lazy_part(path, &mut whole, on_step)? {
-            Some(trajectory) => Ok(Some(trajectory)),
-            None => stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step),
+            Some(trajectory) => Ok(Some(LazyOpen::One(trajectory))),
+            None => stream::open_lazy_found(path, stream::SLIM_ABOVE, &mut whole, on_step),
         },
         Ok(_) | Err(LoadError::Unrecognized { .. }) => {
-            stream::open_lazy(path, stream::SLIM_ABOVE, &mut whole, on_step)
+            stream::open_lazy_found(path, stream::SLIM_ABOVE, &mut whole, on_step)
         }
         Err(err) => Err(err),
     }

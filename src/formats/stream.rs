@@ -291,18 +291,41 @@ pub fn open_lazy(
     part: &mut Part,
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
+    Ok(match open_lazy_found(path, threshold, part, on_step)? {
+        Some(LazyOpen::One(trajectory)) => Some(trajectory),
+        Some(LazyOpen::Several(_)) | None => None,
+    })
+}
+
+/// [`open_lazy`], saying so when the file holds several trajectories (an OTel export, an
+/// eval's output), which the caller opens by their place in the file instead.
+pub fn open_lazy_found(
+    path: &Path,
+    threshold: usize,
+    part: &mut Part,
+    on_step: &mut (dyn FnMut(Step) + Send),
+) -> Result<Option<LazyOpen>, LoadError> {
     let Some(mut trajectories) = open_part(path, threshold, part)? else {
         return Ok(None);
     };
     if trajectories.len() != 1 {
-        return Ok(None);
+        return Ok(Some(LazyOpen::Several(trajectories.len())));
     }
     let trajectory = trajectories.remove(0);
     if let Some(lazy) = &trajectory.lazy {
         lazy.visit_previews(on_step)
             .map_err(|err| LoadError::invalid(path, err))?;
     }
-    Ok(Some(trajectory))
+    Ok(Some(LazyOpen::One(trajectory)))
+}
+
+/// What a lazy open found in a file of its format.
+#[derive(Debug)]
+pub enum LazyOpen {
+    /// The file's one trajectory, its steps read from the file when shown.
+    One(Trajectory),
+    /// The file holds this many trajectories (none opened).
+    Several(usize),
 }
 
 /// The trajectories of `path` read in bounded memory while reading, then held whole: the

@@ -21,7 +21,7 @@ use super::search::{self, Query};
 use super::state::Opening;
 use super::state::compare::{CompareWith, Compared};
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
-use crate::formats::{Loaded, load_file, open_first, open_lazy, open_lazy_counted};
+use crate::formats::{LazyOpen, Loaded, load_file, open_first, open_found_counted};
 use crate::model::Trajectory;
 use std::path::Path;
 use std::sync::Arc;
@@ -116,13 +116,36 @@ pub fn opening(roots: &[std::path::PathBuf], lazy_above: u64) -> Opening {
 /// Reads one trajectory in full and computes its step rows.
 pub fn load_trajectory(id: u64, source: &TrajectoryRef, lazy_above: u64) -> Msg {
     let result = match open_lazily(source, lazy_above) {
-        Ok(Some(loaded)) => Ok(loaded),
-        Ok(None) => read_trajectory(source).map(LoadedTrajectory::new),
+        Ok(Some(opened)) => Ok(opened),
+        Ok(None) => read_opened(source),
         Err(message) => Err(message),
     };
-    Msg::TrajectoryLoaded {
-        id,
-        result: result.map(Box::new),
+    loaded_msg(id, source, result)
+}
+
+/// What opening a file's trajectory found.
+enum Opened {
+    One(LoadedTrajectory),
+    /// The file, named without a place in it, holds this many trajectories.
+    Several(usize),
+}
+
+/// The message for what `result` found.
+fn loaded_msg(id: u64, source: &TrajectoryRef, result: Result<Opened, String>) -> Msg {
+    match result {
+        Ok(Opened::One(loaded)) => Msg::TrajectoryLoaded {
+            id,
+            result: Ok(Box::new(loaded)),
+        },
+        Ok(Opened::Several(count)) => Msg::TrajectorySeveral {
+            id,
+            path: source.path.clone(),
+            count,
+        },
+        Err(message) => Msg::TrajectoryLoaded {
+            id,
+            result: Err(message),
+        },
     }
 }
 
@@ -190,24 +213,22 @@ pub fn load_trajectory_in_two(
         }
         Ok(())
     };
-    let opened = open_lazy_counted(&source.path, &mut progress, &mut |step| {
+    let opened = open_found_counted(&source.path, &mut progress, &mut |step| {
         rows.push(StepRow::of(&step));
     });
     if cancel.load(Ordering::Relaxed) {
         return;
     }
     let result = match opened {
-        Ok(Some(trajectory)) => Ok(LoadedTrajectory {
+        Ok(Some(LazyOpen::One(trajectory))) => Ok(Opened::One(LoadedTrajectory {
             trajectory,
             steps: rows,
-        }),
-        Ok(None) => read_trajectory(source).map(LoadedTrajectory::new),
+        })),
+        Ok(Some(LazyOpen::Several(count))) => Ok(Opened::Several(count)),
+        Ok(None) => read_opened(source),
         Err(err) => Err(err.to_string()),
     };
-    send(Msg::TrajectoryLoaded {
-        id,
-        result: result.map(Box::new),
-    });
+    send(loaded_msg(id, source, result));
 }
 
 /// The size of the file `source` names when it is one trajectory of at least `lazy_above`
@@ -220,20 +241,42 @@ fn lazy_size(source: &TrajectoryRef, lazy_above: u64) -> Option<u64> {
 /// The trajectory `source` names opened lazily, when its file is at least `lazy_above`
 /// bytes and its format allows: the step rows are made as the scan decodes each step, and
 /// no step is kept. `None`: read it whole.
-fn open_lazily(
-    source: &TrajectoryRef,
-    lazy_above: u64,
-) -> Result<Option<LoadedTrajectory>, String> {
+fn open_lazily(source: &TrajectoryRef, lazy_above: u64) -> Result<Option<Opened>, String> {
     if lazy_size(source, lazy_above).is_none() {
         return Ok(None);
     }
     let mut rows = Vec::new();
-    let opened = open_lazy(&source.path, &mut |step| rows.push(StepRow::of(&step)))
-        .map_err(|e| e.to_string())?;
-    Ok(opened.map(|trajectory| LoadedTrajectory {
-        trajectory,
-        steps: rows,
+    let opened = open_found_counted(&source.path, &mut |_| Ok(()), &mut |step| {
+        rows.push(StepRow::of(&step));
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(opened.map(|opened| match opened {
+        LazyOpen::One(trajectory) => Opened::One(LoadedTrajectory {
+            trajectory,
+            steps: rows,
+        }),
+        LazyOpen::Several(count) => Opened::Several(count),
     }))
+}
+
+/// [`read_trajectory`], saying so when `source` names a file without a place in it and the
+/// file holds several trajectories.
+fn read_opened(source: &TrajectoryRef) -> Result<Opened, String> {
+    if source.index.is_some() || crate::formats::parquet::is_parquet(&source.path) {
+        return read_trajectory(source).map(|t| Opened::One(LoadedTrajectory::new(t)));
+    }
+    let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
+    let Loaded::Trajectories(mut trajectories) = loaded else {
+        return Err(format!("{}: not a trajectory", source.path.display()));
+    };
+    match trajectories.len() {
+        0 => Err(format!(
+            "{}: no trajectory in the file",
+            source.path.display()
+        )),
+        1 => Ok(Opened::One(LoadedTrajectory::new(trajectories.remove(0)))),
+        count => Ok(Opened::Several(count)),
+    }
 }
 
 /// The trajectory `source` names, or a one-line error.
@@ -248,14 +291,19 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
     let Loaded::Trajectories(trajectories) = loaded else {
         return Err(format!("{}: not a trajectory", source.path.display()));
     };
+    let count = trajectories.len();
     trajectories
         .into_iter()
         .find(|t| t.source_index == source.index)
-        .ok_or_else(|| {
-            format!(
+        .ok_or_else(|| match source.index {
+            None if count > 1 => format!(
+                "{}: the file holds {count} trajectories; open one from the run",
+                source.path.display()
+            ),
+            _ => format!(
                 "{}: the trajectory is no longer in the file",
                 source.path.display()
-            )
+            ),
         })
 }
 

@@ -76,6 +76,13 @@ pub enum Msg {
         id: u64,
         result: Result<Box<LoadedTrajectory>, String>,
     },
+    /// The file opened without a place in it (one big file named on the command line)
+    /// holds several trajectories: the run lists them, none is opened.
+    TrajectorySeveral {
+        id: u64,
+        path: std::path::PathBuf,
+        count: usize,
+    },
     /// The first steps of a big file, shown while the rest of it is indexed; progress, then
     /// a `TrajectoryLoaded` with the same id and every step, follow.
     TrajectoryStarted {

@@ -99,6 +99,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             metrics::labels_saved(state, root, edit, result);
         }
         Msg::TrajectoryLoaded { id, result } => opening::loaded(state, id, result, &mut fx),
+        Msg::TrajectorySeveral { id, path, count } => opening::several(state, id, &path, count),
         Msg::TrajectoryStarted { id, loaded } => opening::started(state, id, *loaded, &mut fx),
         Msg::TrajectoryIndexing { id, read, total } => opening::indexing(state, id, read, total),
         Msg::CompareLoaded { id, result } => compare::loaded(state, id, result),

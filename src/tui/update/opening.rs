@@ -99,6 +99,25 @@ pub fn loaded(
     install(state, *loaded, !was_indexing, fx);
 }
 
+/// The file opened at start holds several trajectories: back to the run, which lists them.
+pub fn several(state: &mut State, id: u64, path: &Path, count: usize) {
+    let Some(t) = state.trajectory.as_ref().filter(|t| t.id == id) else {
+        return;
+    };
+    if state.screen == Screen::Trajectory {
+        state.screen = t.back;
+    }
+    state.trajectory = None;
+    // The name alone: the status bar is one line, and the run's header shows the path.
+    let name = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy();
+    state.notice = Some(Notice::info(format!(
+        "{count} trajectories in {name}: pick one"
+    )));
+}
+
 /// The first steps of a big file: shown at once, the rest of the file being indexed.
 pub fn started(state: &mut State, id: u64, loaded: LoadedTrajectory, fx: &mut Vec<Effect>) {
     let Some(t) = state.trajectory.as_mut().filter(|t| t.id == id) else {
