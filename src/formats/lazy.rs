@@ -168,7 +168,7 @@ pub fn open_lazy_counted(
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
     Ok(match open_found_counted(path, progress, on_step)? {
-        Some(LazyOpen::One(trajectory)) => Some(trajectory),
+        Some(LazyOpen::One(trajectory)) => Some(*trajectory),
         Some(LazyOpen::Several(_)) | None => None,
     })
 }
@@ -183,7 +183,7 @@ pub fn open_found_counted(
     let mut whole = stream::Part::whole(progress);
     match lazy_format(path) {
         Ok(Format::SweAgent) => match swe_agent::open_lazy_part(path, &mut whole, on_step)? {
-            Some(trajectory) => Ok(Some(LazyOpen::One(trajectory))),
+            Some(trajectory) => Ok(Some(LazyOpen::One(Box::new(trajectory)))),
             None => stream::open_lazy_found(path, stream::SLIM_ABOVE, &mut whole, on_step),
         },
         Ok(_) | Err(LoadError::Unrecognized { .. }) => {

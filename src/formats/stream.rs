@@ -292,7 +292,7 @@ pub fn open_lazy(
     on_step: &mut (dyn FnMut(Step) + Send),
 ) -> Result<Option<Trajectory>, LoadError> {
     Ok(match open_lazy_found(path, threshold, part, on_step)? {
-        Some(LazyOpen::One(trajectory)) => Some(trajectory),
+        Some(LazyOpen::One(trajectory)) => Some(*trajectory),
         Some(LazyOpen::Several(_)) | None => None,
     })
 }
@@ -316,14 +316,14 @@ pub fn open_lazy_found(
         lazy.visit_previews(on_step)
             .map_err(|err| LoadError::invalid(path, err))?;
     }
-    Ok(Some(LazyOpen::One(trajectory)))
+    Ok(Some(LazyOpen::One(Box::new(trajectory))))
 }
 
 /// What a lazy open found in a file of its format.
 #[derive(Debug)]
 pub enum LazyOpen {
     /// The file's one trajectory, its steps read from the file when shown.
-    One(Trajectory),
+    One(Box<Trajectory>),
     /// The file holds this many trajectories (none opened).
     Several(usize),
 }

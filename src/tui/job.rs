@@ -125,7 +125,7 @@ pub fn load_trajectory(id: u64, source: &TrajectoryRef, lazy_above: u64) -> Msg 
 
 /// What opening a file's trajectory found.
 enum Opened {
-    One(LoadedTrajectory),
+    One(Box<LoadedTrajectory>),
     /// The file, named without a place in it, holds this many trajectories.
     Several(usize),
 }
@@ -135,7 +135,7 @@ fn loaded_msg(id: u64, source: &TrajectoryRef, result: Result<Opened, String>) -
     match result {
         Ok(Opened::One(loaded)) => Msg::TrajectoryLoaded {
             id,
-            result: Ok(Box::new(loaded)),
+            result: Ok(loaded),
         },
         Ok(Opened::Several(count)) => Msg::TrajectorySeveral {
             id,
@@ -220,10 +220,10 @@ pub fn load_trajectory_in_two(
         return;
     }
     let result = match opened {
-        Ok(Some(LazyOpen::One(trajectory))) => Ok(Opened::One(LoadedTrajectory {
-            trajectory,
+        Ok(Some(LazyOpen::One(trajectory))) => Ok(Opened::One(Box::new(LoadedTrajectory {
+            trajectory: *trajectory,
             steps: rows,
-        })),
+        }))),
         Ok(Some(LazyOpen::Several(count))) => Ok(Opened::Several(count)),
         Ok(None) => read_opened(source),
         Err(err) => Err(err.to_string()),
@@ -251,10 +251,10 @@ fn open_lazily(source: &TrajectoryRef, lazy_above: u64) -> Result<Option<Opened>
     })
     .map_err(|e| e.to_string())?;
     Ok(opened.map(|opened| match opened {
-        LazyOpen::One(trajectory) => Opened::One(LoadedTrajectory {
-            trajectory,
+        LazyOpen::One(trajectory) => Opened::One(Box::new(LoadedTrajectory {
+            trajectory: *trajectory,
             steps: rows,
-        }),
+        })),
         LazyOpen::Several(count) => Opened::Several(count),
     }))
 }
@@ -263,7 +263,7 @@ fn open_lazily(source: &TrajectoryRef, lazy_above: u64) -> Result<Option<Opened>
 /// file holds several trajectories.
 fn read_opened(source: &TrajectoryRef) -> Result<Opened, String> {
     if source.index.is_some() || crate::formats::parquet::is_parquet(&source.path) {
-        return read_trajectory(source).map(|t| Opened::One(LoadedTrajectory::new(t)));
+        return read_trajectory(source).map(|t| Opened::One(Box::new(LoadedTrajectory::new(t))));
     }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(mut trajectories) = loaded else {
@@ -274,7 +274,9 @@ fn read_opened(source: &TrajectoryRef) -> Result<Opened, String> {
             "{}: no trajectory in the file",
             source.path.display()
         )),
-        1 => Ok(Opened::One(LoadedTrajectory::new(trajectories.remove(0)))),
+        1 => Ok(Opened::One(Box::new(LoadedTrajectory::new(
+            trajectories.remove(0),
+        )))),
         count => Ok(Opened::Several(count)),
     }
 }
