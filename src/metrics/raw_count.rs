@@ -459,7 +459,7 @@ fn decode(raw: &[u8]) -> Option<Cow<'_, str>> {
 /// candidate lines are such. `None` for anything else (a `\uXXXX`, a bad escape, a raw
 /// control character, bytes that are not UTF-8), which serde then decodes or rejects.
 fn unescape_short(raw: &[u8]) -> Option<String> {
-    if raw.iter().any(|&b| b < 0x20) {
+    if crate::formats::raw_json::has_control(raw) {
         return None;
     }
     let mut out = Vec::with_capacity(raw.len());

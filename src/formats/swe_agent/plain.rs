@@ -6,6 +6,7 @@
 //! a CodeR run's 60,000 such members cost more than decoding them.
 
 use crate::formats::json::Text;
+use crate::formats::raw_json;
 
 /// A member type with a form read by hand; `None` when serde must read it.
 pub(super) trait Plain: Sized {
@@ -51,7 +52,7 @@ impl Plain for Option<bool> {
 /// all its escapes are two bytes long and it holds no raw control character.
 fn plain_string(raw: &[u8]) -> Option<String> {
     let inside = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    if inside.iter().any(|&b| b < 0x20) {
+    if raw_json::has_control(inside) {
         return None;
     }
     let mut out = Vec::with_capacity(inside.len());
