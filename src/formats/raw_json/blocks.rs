@@ -89,6 +89,7 @@ pub(super) fn quotes_avx2(block: &[u8; BLOCK]) -> u64 {
     use std::arch::x86_64::{
         __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
     };
+    #[allow(clippy::cast_ptr_alignment)]
     let p = block.as_ptr().cast::<__m256i>();
     let quote = _mm256_set1_epi8(b'"' as i8);
     // SAFETY: the two 32-byte loads stay inside the 64-byte block; `loadu` reads unaligned.
