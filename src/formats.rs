@@ -33,7 +33,7 @@ mod otel_genai;
 pub mod parquet;
 mod pythonic;
 mod raw;
-mod raw_json;
+pub(crate) mod raw_json;
 mod read_count;
 mod results_search;
 mod revisit;

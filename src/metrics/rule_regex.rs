@@ -3,14 +3,19 @@
 //! with its classes cut to ASCII (`\w`, `\d`, `\s`, `\b`, `.`, negated classes and case
 //! folding agree with Unicode's on every ASCII character), while Unicode `\w` and `\b` make
 //! a regex several times dearer to compile: 35M of the 87M instructions a tally of one small
-//! file cost went to compiling the default rules. The Unicode regex compiles on the first
-//! text with a non-ASCII character, once per process (clones share it).
+//! file cost went to compiling the default rules. A text with non-ASCII characters is
+//! searched by a form cut to its characters ([`narrow`]: compiled like the ASCII form, once
+//! per set of characters), and past a few such sets by the Unicode regex, compiled then,
+//! once per process (clones share it).
 //!
 //! The pattern is still checked whole when the rules load: its Unicode syntax is parsed (a
 //! syntax error is the `regex` crate's own message), and a pattern whose compiled size might
 //! pass the `regex` crate's limit (a counted repetition of a class, a long source) or that
 //! has no ASCII form (`\p{…}`) compiles whole at once, so it is reported or kept as before.
 
+mod narrow;
+
+use narrow::{Narrow, Narrowed};
 use regex::Regex;
 use regex_syntax::hir::{Class, Hir, HirKind};
 use std::sync::{Arc, OnceLock};
@@ -34,6 +39,8 @@ struct Inner {
     ascii: Option<regex::bytes::Regex>,
     /// The regex as written, compiled on first need (at once when `ascii` is `None`).
     unicode: OnceLock<Option<Regex>>,
+    /// Forms cut to the characters of the non-ASCII texts met before `unicode` is compiled.
+    narrowed: Narrowed,
     /// The syntax tree of the regex as written.
     hir: Hir,
 }
@@ -57,6 +64,7 @@ impl RuleRegex {
             source: source.to_string(),
             ascii,
             unicode: OnceLock::new(),
+            narrowed: Narrowed::default(),
             hir,
         }));
         let hir = &regex.0.hir;
@@ -79,18 +87,33 @@ impl RuleRegex {
 
     /// The number of non-overlapping matches in `text`, as `Regex::find_iter` counts them.
     pub(crate) fn count(&self, text: &str) -> usize {
-        match self.ascii_for(text) {
-            Some(ascii) => ascii.find_iter(text.as_bytes()).count(),
-            None => self.unicode().map_or(0, |r| r.find_iter(text).count()),
+        if let Some(ascii) = self.ascii_for(text) {
+            return ascii.find_iter(text.as_bytes()).count();
+        }
+        match self.narrow_for(text) {
+            Narrow::Cut(regex) => regex.find_iter(text.as_bytes()).count(),
+            Narrow::Whole => self.unicode().map_or(0, |r| r.find_iter(text).count()),
         }
     }
 
     /// Whether the regex matches somewhere in `text`.
     pub(crate) fn is_match(&self, text: &str) -> bool {
-        match self.ascii_for(text) {
-            Some(ascii) => ascii.is_match(text.as_bytes()),
-            None => self.unicode().is_some_and(|r| r.is_match(text)),
+        if let Some(ascii) = self.ascii_for(text) {
+            return ascii.is_match(text.as_bytes());
         }
+        match self.narrow_for(text) {
+            Narrow::Cut(regex) => regex.is_match(text.as_bytes()),
+            Narrow::Whole => self.unicode().is_some_and(|r| r.is_match(text)),
+        }
+    }
+
+    /// For a non-ASCII text: the Unicode form once it is compiled, else a form cut to the
+    /// text's characters ([`narrow`]).
+    fn narrow_for(&self, text: &str) -> Narrow {
+        if self.0.unicode.get().is_some() {
+            return Narrow::Whole;
+        }
+        self.0.narrowed.for_text(&self.0.hir, text)
     }
 
     fn ascii_for(&self, text: &str) -> Option<&regex::bytes::Regex> {

@@ -11,7 +11,7 @@ use memchr::memchr;
 /// decodes them. `None` for anything else: a `\uXXXX`, an unknown escape, a backslash that
 /// ends the bytes, a raw control character, bytes that are not UTF-8.
 pub(crate) fn unescape_short(inside: &[u8]) -> Option<String> {
-    if inside.iter().any(|&b| b < 0x20) {
+    if super::has_control(inside) {
         return None;
     }
     let mut out = Vec::with_capacity(inside.len());

@@ -7,7 +7,8 @@
 //!
 //! Only what this reader can give exactly as the full read does is read here; anything else
 //! gives `None` and the file is read the usual way: history-only files, files whose history
-//! carries tool calls (steps take their tool calls from it), duplicate members, odd shapes.
+//! messages have a `tool_calls` member (steps take their tool calls from it), duplicate
+//! members, odd shapes.
 
 use super::plain::Plain;
 use super::{model_name, read_info, tool_of};
@@ -80,7 +81,6 @@ pub fn read<T>(
             detect(path, bytes),
             Ok(Kind::Trajectories(Format::SweAgent))
         )
-        || memchr::memmem::find(bytes, b"tool_calls").is_some()
     {
         return None;
     }
@@ -92,7 +92,10 @@ pub fn read<T>(
                 let (end, spans) = step_spans(bytes, at)?;
                 return steps.replace(spans).is_none().then_some(end);
             }
-            b"history" => &mut history,
+            b"history" => {
+                let end = history_end(bytes, at)?;
+                return history.replace(at..end).is_none().then_some(end);
+            }
             b"info" => &mut info,
             b"replay_config" => &mut replay,
             _ if key.contains(&b'\\') => return None,
@@ -137,6 +140,21 @@ pub fn read<T>(
     t.steps = built;
     t.number_steps();
     Some((t, skipped))
+}
+
+/// The end of the history at `at`; `None` when one of its messages names `tool_calls` (the
+/// steps matched with them take their tool calls from it) or is not an object. Only the
+/// messages' own members are looked at: a mention of `tool_calls` in a text or a context
+/// (`query`, `messages`) changes no step.
+fn history_end(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes[at] != b'[' {
+        return raw_json::value_end(bytes, at);
+    }
+    raw_json::walk_elements(bytes, at, &mut |message| {
+        raw_json::members(bytes, message, &mut |key, _| {
+            key != b"tool_calls" && !key.contains(&b'\\')
+        })
+    })
 }
 
 /// The end of the list at `at` and the spans of each step's members; `None` when a step is
@@ -267,5 +285,44 @@ fn long_text<T>(
     match (wanted.look)(which, &raw[1..raw.len() - 1])? {
         Look::Decode => Some((text(bytes, span)?, None)),
         Look::Skip(made) => Some((String::new(), Some(made))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the sparse read takes a file of one step with `history`.
+    fn takes(history: &str) -> bool {
+        let doc = format!(
+            r#"{{"trajectory": [{{"action": "ls", "observation": "ok", "thought": "", "response": ""}}], "history": {history}, "info": {{}}}}"#
+        );
+        let look = |_: LongText, _: &[u8]| Some(Look::<()>::Decode);
+        let wanted = Wanted {
+            look: &look,
+            repeated_observations: false,
+        };
+        read(Path::new("x.traj"), doc.as_bytes(), &wanted).is_some()
+    }
+
+    #[test]
+    fn a_history_message_with_tool_calls_sends_the_file_to_the_full_read() {
+        assert!(takes("null"));
+        assert!(takes("[]"));
+        // A mention in a text or deeper down changes no step.
+        assert!(takes(
+            r#"[{"role": "assistant", "content": "no tool_calls here", "action": "ls"}]"#
+        ));
+        assert!(takes(
+            r#"[{"role": "user", "content": [{"type": "text", "tool_calls": 1}]}]"#
+        ));
+        // The message's own member, however written, or a message serde refuses.
+        assert!(!takes(
+            r#"[{"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "ls"}}]}]"#
+        ));
+        assert!(!takes(
+            r#"[{"role": "assistant", "tool\u005fcalls": null}]"#
+        ));
+        assert!(!takes("[1]"));
     }
 }

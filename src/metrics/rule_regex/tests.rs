@@ -137,9 +137,57 @@ fn the_unicode_form_waits_for_a_non_ascii_text() {
     assert_eq!(regex.count("ValueError: x\nKeyError: y"), 2);
     assert!(regex.0.unicode.get().is_none());
     assert_eq!(regex.count("ÉtatError: x"), 1);
-    assert!(regex.0.unicode.get().is_some());
+    // Searched by a form cut to its characters: the Unicode form waits longer still (see
+    // `a_cut_form_serves_every_text_of_its_characters` for when it compiles).
+    assert!(regex.0.unicode.get().is_none());
+    assert_eq!(regex.0.narrowed.len(), 1);
     // No ASCII form (a Unicode property class): compiled whole at once.
     let greek = RuleRegex::new(r"\p{Greek}+").unwrap();
     assert!(greek.0.unicode.get().is_some());
     assert_eq!(greek.count("αβ x γ"), 2);
+}
+
+#[test]
+fn forms_cut_to_a_texts_characters_count_as_the_regex_crate() {
+    let mut pieces = ASCII_PIECES.to_vec();
+    // Letters, digits, spaces and symbols outside ASCII, and the ones case folding joins.
+    pieces.extend(["é", "\u{a0}", "٣", "K", "ſ", "“", "İ", "ı", "—", "✓"]);
+    let mixed = texts(&pieces, 200, 13);
+    let (mut cut, mut whole) = (0, 0);
+    for source in pack_sources() {
+        let theirs = Regex::new(&source).unwrap();
+        let mut ours = RuleRegex::new(&source).unwrap();
+        for text in &mixed {
+            if ours.0.unicode.get().is_some() {
+                whole += 1;
+                // Fresh, so that most texts meet the cut forms.
+                ours = RuleRegex::new(&source).unwrap();
+            }
+            let want = theirs.find_iter(text).count();
+            assert_eq!(ours.count(text), want, "{source} on {text:?}");
+            assert_eq!(ours.is_match(text), want > 0, "{source} on {text:?}");
+            assert!(ours.0.narrowed.len() <= narrow::NARROW_MAX);
+            cut += usize::from(!text.is_ascii() && ours.0.unicode.get().is_none());
+        }
+    }
+    assert!(cut > 1000 && whole > 10, "{cut} {whole}");
+}
+
+#[test]
+fn a_cut_form_serves_every_text_of_its_characters() {
+    let regex = RuleRegex::new(r"(?m)^\w+Error:").unwrap();
+    assert_eq!(regex.count("ÉtatError: x\nÉtatError: y"), 2);
+    assert_eq!(regex.count("ÉÉError: z"), 1);
+    assert_eq!(regex.0.narrowed.len(), 1);
+    assert!(regex.0.unicode.get().is_none());
+    // A character outside the set: another form; past the limit, the Unicode regex.
+    assert_eq!(regex.count("ÇaError: z"), 1);
+    assert_eq!(regex.0.narrowed.len(), 2);
+    for c in 'α'..='ω' {
+        assert_eq!(regex.count(&format!("{c}Error: z —")), 1);
+    }
+    assert_eq!(regex.0.narrowed.len(), narrow::NARROW_MAX);
+    assert!(regex.0.unicode.get().is_some());
+    // A dash is no word character: cut or whole, the regex says so.
+    assert_eq!(regex.count("—Error: z"), 0);
 }

@@ -43,6 +43,11 @@ pub(super) fn raw_reads_as_error(raw: &[u8]) -> Option<bool> {
 /// ASCII, so it ends on a character boundary, and `Step::is_error` cuts its head at the last
 /// boundary at or before [`ERROR_HEAD`].
 fn head_end(raw: &[u8]) -> usize {
+    // A string decodes to at most as many bytes as it is written in: one no longer than the
+    // head is all head (most observations; their escapes need not be counted).
+    if raw.len() <= ERROR_HEAD {
+        return raw.len();
+    }
     let (mut at, mut decoded) = (0, 0);
     loop {
         let plain = memchr::memchr(b'\\', &raw[at..]).unwrap_or(raw.len() - at);
