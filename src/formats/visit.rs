@@ -15,6 +15,24 @@ pub fn is_big(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= LAZY_ABOVE)
 }
 
+/// Whether `path` is to be read in bounded memory where its format allows: it is big, or
+/// too big to be read whole within the memory budget ([`super::check_fits`]).
+pub fn reads_bounded(path: &Path) -> bool {
+    is_big(path)
+        || std::fs::metadata(path)
+            .is_ok_and(|m| m.is_file() && super::check_fits(path, m.len()).is_err())
+}
+
+/// Calls `on_trajectory` with each trajectory of a file that holds several, made only at its
+/// end (an OTel export), one at a time ([`stream::visit_traces`]): the same trajectories as
+/// the whole read's. `None` when it is not such a file.
+pub fn visit_traces(
+    path: &Path,
+    on_trajectory: &mut dyn FnMut(Trajectory) -> Result<(), LoadError>,
+) -> Result<Option<usize>, LoadError> {
+    stream::visit_traces(path, stream::SLIM_ABOVE, on_trajectory)
+}
+
 /// Calls `on_step` with each step of `path` in order; returns the trajectory without its
 /// steps. `None` when its format cannot be visited (read it whole instead).
 pub fn visit_steps(
@@ -36,24 +54,37 @@ pub fn visit_steps(
     })
 }
 
-/// The summaries of a big `path` counted from its visited steps ([`visit_steps`]); `None`
-/// when it is not big or cannot be visited.
+/// Trajectory `index` (1-based) of a file read as [`visit_traces`] reads each (the others
+/// left in the file), and how many it holds; `None` when it is not such a file.
+pub fn trace_at(
+    path: &Path,
+    index: usize,
+) -> Result<Option<(Option<Trajectory>, usize)>, LoadError> {
+    stream::trace_at(path, stream::SLIM_ABOVE, index)
+}
+
+/// The summaries of a big `path` counted from its visited steps ([`visit_steps`]), or made
+/// from its trajectories one at a time ([`visit_traces`]; also when it is small but cannot
+/// be read whole, [`reads_bounded`]); `None` when it is neither or cannot be visited.
 pub fn summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
-    if !is_big(path) {
+    if !reads_bounded(path) {
         return None;
     }
-    // A text log may hold several trajectories (an Aider history's sessions).
-    match super::text_logs::summaries(path) {
-        Ok(Some(summaries)) => return Some(Ok(summaries)),
-        Ok(None) => {}
-        Err(err) => return Some(Err(err)),
+    if is_big(path) {
+        // A text log may hold several trajectories (an Aider history's sessions).
+        match super::text_logs::summaries(path) {
+            Ok(Some(summaries)) => return Some(Ok(summaries)),
+            Ok(None) => {}
+            Err(err) => return Some(Err(err)),
+        }
+        let mut count = StepCount::default();
+        match visit_steps(path, &mut |step| count.add(step)) {
+            Ok(Some(trajectory)) => return Some(Ok(vec![count.summary(trajectory)])),
+            Ok(None) => {}
+            Err(err) => return Some(Err(err)),
+        }
     }
-    let mut count = StepCount::default();
-    match visit_steps(path, &mut |step| count.add(step)) {
-        Ok(Some(trajectory)) => Some(Ok(vec![count.summary(trajectory)])),
-        Ok(None) => None,
-        Err(err) => Some(Err(err)),
-    }
+    stream::trace_summaries(path, stream::SLIM_ABOVE).transpose()
 }
 
 /// What a summary counts of steps visited one at a time.

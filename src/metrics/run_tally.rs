@@ -340,7 +340,8 @@ fn read_outcome(
     // Without summaries to keep, the raw-byte tally may read the file (it falls back to the
     // exact read, done once). A Parquet dataset is walked row by row instead.
     let mut loaded = None;
-    let big = crate::formats::is_big(path);
+    // A file too big to read whole is read in bounded memory where its format allows.
+    let big = crate::formats::reads_bounded(path);
     if key.is_none() && !crate::formats::parquet::is_parquet(path) && !big {
         match super::sparse_tally::read(path, matcher, true) {
             super::sparse_tally::Read::Tallied(tallies) => {
