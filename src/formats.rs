@@ -74,7 +74,7 @@ pub use swe_agent::{LongText, Look, Skipped, Wanted, raw_summary, read_sparse};
 pub use text_logs::{
     Out as TextLogOut, is_big_text_log, summaries as text_log_summaries, visit as visit_text_log,
 };
-pub use visit::{StepCount, is_big, reads_bounded, trace_at, visit_steps, visit_traces};
+pub use visit::{StepCount, is_big, trace_at, visit_steps, visit_traces};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

@@ -16,7 +16,7 @@ mod cli;
 
 use trajscope::formats::{
     BUDGET_ENV, Detail, Loaded, SLIM_ABOVE, bounded_summaries, load_bytes, open_bounded,
-    read_bounded, visit_bounded, visit_traces_bounded,
+    read_bounded, trace_at, visit_bounded, visit_traces_bounded,
 };
 use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
 
@@ -114,6 +114,12 @@ fn without_contexts(steps: &[Step]) -> Vec<Step> {
 
 fn bounded_equals_whole(path: &Path) {
     let full = whole(path);
+    // One trace read back alone (`show FILE#N`, `export --trajectory N`), the others left.
+    let (third, count) = trace_at(path, 3).unwrap().expect("an export");
+    assert_eq!(count, TRACES);
+    assert!(third.as_ref() == Some(&full[2]), "trajectory 3 alone");
+    let (none, _) = trace_at(path, TRACES + 1).unwrap().unwrap();
+    assert!(none.is_none());
     assert_eq!(full.len(), TRACES, "one trajectory per trace");
     assert!(full.iter().all(|t| t.format == Format::OtelGenai));
     let steps: usize = full.iter().map(|t| t.steps.len()).sum();

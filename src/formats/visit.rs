@@ -15,14 +15,6 @@ pub fn is_big(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= LAZY_ABOVE)
 }
 
-/// Whether `path` is to be read in bounded memory where its format allows: it is big, or
-/// too big to be read whole within the memory budget ([`super::check_fits`]).
-pub fn reads_bounded(path: &Path) -> bool {
-    is_big(path)
-        || std::fs::metadata(path)
-            .is_ok_and(|m| m.is_file() && super::check_fits(path, m.len()).is_err())
-}
-
 /// Calls `on_trajectory` with each trajectory of a file that holds several, made only at its
 /// end (an OTel export), one at a time ([`stream::visit_traces`]): the same trajectories as
 /// the whole read's. `None` when it is not such a file.
@@ -64,26 +56,31 @@ pub fn trace_at(
 }
 
 /// The summaries of a big `path` counted from its visited steps ([`visit_steps`]), or made
-/// from its trajectories one at a time ([`visit_traces`]; also when it is small but cannot
-/// be read whole, [`reads_bounded`]); `None` when it is neither or cannot be visited.
+/// from its trajectories one at a time ([`visit_traces`]); `None` when it is not big or
+/// cannot be visited.
 pub fn summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
-    if !reads_bounded(path) {
+    if !is_big(path) {
         return None;
     }
-    if is_big(path) {
-        // A text log may hold several trajectories (an Aider history's sessions).
-        match super::text_logs::summaries(path) {
-            Ok(Some(summaries)) => return Some(Ok(summaries)),
-            Ok(None) => {}
-            Err(err) => return Some(Err(err)),
-        }
-        let mut count = StepCount::default();
-        match visit_steps(path, &mut |step| count.add(step)) {
-            Ok(Some(trajectory)) => return Some(Ok(vec![count.summary(trajectory)])),
-            Ok(None) => {}
-            Err(err) => return Some(Err(err)),
-        }
+    // A text log may hold several trajectories (an Aider history's sessions).
+    match super::text_logs::summaries(path) {
+        Ok(Some(summaries)) => return Some(Ok(summaries)),
+        Ok(None) => {}
+        Err(err) => return Some(Err(err)),
     }
+    let mut count = StepCount::default();
+    match visit_steps(path, &mut |step| count.add(step)) {
+        Ok(Some(trajectory)) => return Some(Ok(vec![count.summary(trajectory)])),
+        Ok(None) => {}
+        Err(err) => return Some(Err(err)),
+    }
+    trace_summaries(path)
+}
+
+/// The summaries of `path`'s trajectories made one at a time ([`visit_traces`]), whatever
+/// its size (a small file too big to read whole within the memory budget); `None` when it
+/// is not a file read that way.
+pub fn trace_summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
     stream::trace_summaries(path, stream::SLIM_ABOVE).transpose()
 }
 

@@ -340,8 +340,7 @@ fn read_outcome(
     // Without summaries to keep, the raw-byte tally may read the file (it falls back to the
     // exact read, done once). A Parquet dataset is walked row by row instead.
     let mut loaded = None;
-    // A file too big to read whole is read in bounded memory where its format allows.
-    let big = crate::formats::reads_bounded(path);
+    let big = crate::formats::is_big(path);
     if key.is_none() && !crate::formats::parquet::is_parquet(path) && !big {
         match super::sparse_tally::read(path, matcher, true) {
             super::sparse_tally::Read::Tallied(tallies) => {
@@ -442,8 +441,21 @@ fn read_file(
         return Ok(Read::Trajectories(tallies, summaries));
     }
     let loaded = match loaded {
-        Some(read) => read?,
-        None => load_file_with(path, Detail::Steps)?,
+        Some(read) => read,
+        None => load_file_with(path, Detail::Steps),
+    };
+    let loaded = match loaded {
+        Ok(loaded) => loaded,
+        // Not read whole (too big for the memory budget, say): a file of several
+        // trajectories made at its end is tallied one trajectory at a time, else the error.
+        Err(err) => match super::visit_tally::tally_traces(path, matcher) {
+            Some(Ok(visited)) => {
+                let (tallies, summaries): (Vec<_>, Vec<_>) = visited.into_iter().unzip();
+                let summaries = if summarise { summaries } else { vec![] };
+                return Ok(Read::Trajectories(tallies, summaries));
+            }
+            _ => return Err(err),
+        },
     };
     match loaded {
         Loaded::Trajectories(ts) => {

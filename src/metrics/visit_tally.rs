@@ -8,8 +8,7 @@ use super::matcher::Matcher;
 use super::streamed_hits::StreamedHits;
 use super::tally::{ToolUse, TrajectoryTally, count_tools};
 use crate::formats::{
-    LoadError, StepCount, TextLogOut, is_big, reads_bounded, visit_steps, visit_text_log,
-    visit_traces,
+    LoadError, StepCount, TextLogOut, is_big, visit_steps, visit_text_log, visit_traces,
 };
 use crate::model::{Step, Trajectory, TrajectorySummary, patch_files};
 use std::path::Path;
@@ -27,21 +26,17 @@ pub(crate) fn tally_big(
 }
 
 /// [`tally_big`] for a file that may hold several trajectories (an Aider history's
-/// sessions): one tally and summary each.
+/// sessions, an OTel export's traces): one tally and summary each.
 pub(crate) fn tally_big_all(
     path: &Path,
     matcher: &Matcher,
 ) -> Option<Result<Vec<(TrajectoryTally, TrajectorySummary)>, LoadError>> {
-    if !reads_bounded(path) {
+    if !is_big(path) {
         return None;
     }
-    if is_big(path)
-        && let Some(tallied) = tally_text_log(path, matcher)
-            .or_else(|| tally_big(path, matcher).map(|r| r.map(|one| vec![one])))
-    {
-        return Some(tallied);
-    }
-    tally_traces(path, matcher)
+    tally_text_log(path, matcher)
+        .or_else(|| tally_big(path, matcher).map(|r| r.map(|one| vec![one])))
+        .or_else(|| tally_traces(path, matcher))
 }
 
 /// The tally and summary of each trajectory of a file whose trajectories are made only at

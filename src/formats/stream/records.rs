@@ -14,7 +14,8 @@
 //! [`mini`]), Cursor transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions
 //! (both variants: [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
 //! lines, or the items of `resourceSpans`) give several trajectories, made at the end: read
-//! by the open, not visited.
+//! by the open, not visited; or indexed ([`index_traces`]: where each trace's spans are),
+//! for a visit of one trace at a time ([`super::traces`]).
 
 mod keyed;
 mod mini;
