@@ -237,7 +237,7 @@ mod tests {
     fn spans_are_found_on_their_path_only() {
         let text = concat!(
             "{\"resourceSpans\": [{\"resource\": {\"spans\": [{\"x\": 1}]},\n",
-            " \"scopeSpans\": [{\"scope\": {}, \"spans\": [{\"traceId\": \"a\\\"}\", \"k\": [{}]},\n",
+            " \"scopeSpans\": [{\"scope\": {}, \"links\": [{}], \"spans\": [{\"traceId\": \"a\\\"}\", \"k\": [{}]},\n",
             "  3, {\"traceId\": \"b\"}]}]}],\n",
             " \"other\": {\"scopeSpans\": [{\"spans\": [{\"no\": 1}]}]}}\n",
         );
