@@ -69,13 +69,13 @@ pub use run_loader::{FileRead, Handover, read_run_files};
 pub use stream::LazyOpen;
 pub use stream::{
     AppendedLog, SLIM_ABOVE, StepAt, open as open_bounded, read as read_bounded, step_at,
-    visit as visit_bounded,
+    visit as visit_bounded, visit_traces as visit_traces_bounded,
 };
 pub use swe_agent::{LongText, Look, Skipped, Wanted, raw_summary, read_sparse};
 pub use text_logs::{
     Out as TextLogOut, is_big_text_log, summaries as text_log_summaries, visit as visit_text_log,
 };
-pub use visit::{StepCount, is_big, visit_steps};
+pub use visit::{StepCount, is_big, trace_at, visit_steps, visit_traces};
 
 use crate::model::{Format, Trajectory};
 use std::path::Path;

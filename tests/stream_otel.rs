@@ -11,9 +11,12 @@
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+#[path = "support/cli.rs"]
+mod cli;
+
 use trajscope::formats::{
     BUDGET_ENV, Detail, Loaded, SLIM_ABOVE, bounded_summaries, load_bytes, open_bounded,
-    read_bounded, visit_bounded,
+    read_bounded, trace_at, visit_bounded, visit_traces_bounded,
 };
 use trajscope::model::{Format, Step, Trajectory, TrajectorySummary};
 
@@ -111,6 +114,12 @@ fn without_contexts(steps: &[Step]) -> Vec<Step> {
 
 fn bounded_equals_whole(path: &Path) {
     let full = whole(path);
+    // One trace read back alone (`show FILE#N`, `export --trajectory N`), the others left.
+    let (third, count) = trace_at(path, 3).unwrap().expect("an export");
+    assert_eq!(count, TRACES);
+    assert!(third.as_ref() == Some(&full[2]), "trajectory 3 alone");
+    let (none, _) = trace_at(path, TRACES + 1).unwrap().unwrap();
+    assert!(none.is_none());
     assert_eq!(full.len(), TRACES, "one trajectory per trace");
     assert!(full.iter().all(|t| t.format == Format::OtelGenai));
     let steps: usize = full.iter().map(|t| t.steps.len()).sum();
@@ -152,6 +161,21 @@ fn bounded_equals_whole(path: &Path) {
         let summaries = bounded_summaries(path, threshold).unwrap().unwrap();
         let want: Vec<TrajectorySummary> = full.iter().map(TrajectorySummary::of).collect();
         assert_eq!(summaries, want, "threshold {threshold}");
+        // One trace at a time, read back from the places of its spans: the whole read's.
+        let mut visited = Vec::new();
+        let count = visit_traces_bounded(path, threshold, &mut |t| {
+            visited.push(t);
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("threshold {threshold}: {e}"))
+        .expect("an export visited trace by trace");
+        assert_eq!(count, full.len());
+        for (got, want) in visited.iter().zip(&full) {
+            assert_eq!(got.warnings, want.warnings, "threshold {threshold}");
+            assert_eq!(got.messages, want.messages, "threshold {threshold}");
+            assert_eq!(got.steps, want.steps, "threshold {threshold}");
+            assert!(got == want, "threshold {threshold}: {}", want.instance_id);
+        }
         // Several trajectories are not one trajectory's steps: not visited as such.
         assert!(
             visit_bounded(path, threshold, &mut |_| Ok(()))
@@ -185,6 +209,7 @@ fn a_long_interleaved_export_read_in_bounded_memory_equals_the_whole_read() {
     text.push_str(r#"{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "#);
     std::fs::write(&lines, text).unwrap();
     bounded_equals_whole(&lines);
+    listed_and_tallied_within_the_budget(&lines, dir.path());
     let torn = &whole(&lines)[0].warnings;
     assert!(
         torn.iter().any(|w| w.contains("last line is incomplete")),
@@ -196,10 +221,37 @@ fn a_long_interleaved_export_read_in_bounded_memory_equals_the_whole_read() {
     let text = serde_json::to_string_pretty(&json!({"resourceSpans": items})).unwrap();
     std::fs::write(&doc, text).unwrap();
     bounded_equals_whole(&doc);
+    listed_and_tallied_within_the_budget(&doc, dir.path());
 
     // One request a line inside the document, as gen-big.py writes it.
     let items: Vec<String> = spans.chunks(7).map(|b| request(b).to_string()).collect();
     let text = format!("{{\"resourceSpans\": [{}]}}\n", items.join(",\n"));
     std::fs::write(&doc, text).unwrap();
     bounded_equals_whole(&doc);
+    listed_and_tallied_within_the_budget(&doc, dir.path());
+}
+
+/// `ls` and `stats` of `path` under [`BUDGET`] (smaller than the file, which main then
+/// refused to read whole, larger than any of its traces) print what they print of it read
+/// whole without a budget: its trajectories are read back and dropped one at a time.
+fn listed_and_tallied_within_the_budget(path: &Path, home: &Path) {
+    for command in ["ls", "stats"] {
+        let run = |budget: Option<&str>| {
+            let mut c = cli::isolated(home);
+            c.args([command, "--json", "--no-cache"]).arg(path);
+            match budget {
+                Some(b) => c.env(BUDGET_ENV, b),
+                None => c.env_remove(BUDGET_ENV),
+            };
+            cli::json_of(&mut c)
+        };
+        let within = run(Some(BUDGET));
+        let free = run(None);
+        assert_eq!(within, free, "{command} {}", path.display());
+        let listed = match command {
+            "ls" => within.as_array().map(Vec::len),
+            _ => within["trajectories"].as_u64().map(|n| n as usize),
+        };
+        assert_eq!(listed, Some(TRACES), "{command}: {within}");
+    }
 }

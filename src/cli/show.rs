@@ -5,8 +5,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{
-    Loaded, SLIM_ABOVE, is_big_text_log, lazy_above, load_file, open_first, open_lazy_quietly,
-    open_revisited, opens_lazily,
+    Loaded, SLIM_ABOVE, check_fits, is_big, is_big_text_log, lazy_above, load_file, open_first,
+    open_lazy_quietly, open_revisited, opens_lazily, trace_at,
 };
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
@@ -172,6 +172,24 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
     let which = which.or(from_suffix);
     if trajscope::formats::parquet::is_parquet(&path) {
         return open_row(&path, which);
+    }
+    // A big export of several trajectories made only at its end (OTel), or one too big to
+    // read whole here: the one asked for, read back alone from the places of its spans.
+    if (is_big(&path) || file_size(&path).is_some_and(|len| check_fits(&path, len).is_err()))
+        && let Some((one, n)) = trace_at(&path, which.unwrap_or(1))?
+    {
+        return match (which, one) {
+            (None, Some(one)) if n == 1 => Ok(one),
+            (None, _) => bail!(
+                "{}: the file holds {n} trajectories; pick one with --trajectory N (1 to {n})",
+                path.display()
+            ),
+            (Some(_), Some(one)) => Ok(one),
+            (Some(i), None) => bail!(
+                "{}: no trajectory {i}; the file holds {n} (1 to {n})",
+                path.display()
+            ),
+        };
     }
     let loaded = load_file(&path)?;
     let mut trajectories = match loaded {
@@ -483,4 +501,8 @@ fn indent(text: &str) -> String {
         .map(|l| format!("  {l}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+fn file_size(path: &Path) -> Option<u64> {
+    std::fs::metadata(path).ok().map(|m| m.len())
 }

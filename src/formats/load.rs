@@ -274,8 +274,14 @@ fn read_summaries(path: &Path) -> Result<CachedOutcome, LoadError> {
     if len >= super::LAZY_ABOVE {
         return load_file_with(path, Detail::Steps).map(outcome);
     }
-    // What `load_file_with` does for a small file, with the raw-byte summary first.
-    super::check_fits(path, len)?;
+    // What `load_file_with` does for a small file, with the raw-byte summary first. One too
+    // big to read whole here is summarised a trajectory at a time where its format allows.
+    if let Err(err) = super::check_fits(path, len) {
+        return match super::visit::trace_summaries(path) {
+            Some(read) => read.map(CachedOutcome::Trajectories),
+            None => Err(err),
+        };
+    }
     let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
     if let Some(summary) = super::swe_agent::raw_summary(path, &bytes) {
         return Ok(CachedOutcome::Trajectories(vec![summary]));

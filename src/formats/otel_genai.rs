@@ -13,9 +13,12 @@
 //! `error.type`, marks it failed); a tool span no chat span asked for is a step of its own.
 
 mod attributes;
+mod index;
+mod places;
 mod span;
 mod traces;
 
+pub use index::TraceIndex;
 pub use traces::Traces;
 
 use super::LoadError;

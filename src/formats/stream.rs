@@ -20,10 +20,12 @@ mod packed;
 mod part;
 mod records;
 mod slim;
+mod traces;
 mod visit;
 
 pub use append::AppendedLog;
 pub use part::{Part, Progress};
+pub use traces::{trace_at, trace_summaries, visit_traces};
 pub use visit::{StepAt, step_at, summaries, visit};
 
 use super::load::{Loaded, load_bytes_with};

@@ -15,6 +15,16 @@ pub fn is_big(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= LAZY_ABOVE)
 }
 
+/// Calls `on_trajectory` with each trajectory of a file that holds several, made only at its
+/// end (an OTel export), one at a time ([`stream::visit_traces`]): the same trajectories as
+/// the whole read's. `None` when it is not such a file.
+pub fn visit_traces(
+    path: &Path,
+    on_trajectory: &mut dyn FnMut(Trajectory) -> Result<(), LoadError>,
+) -> Result<Option<usize>, LoadError> {
+    stream::visit_traces(path, stream::SLIM_ABOVE, on_trajectory)
+}
+
 /// Calls `on_step` with each step of `path` in order; returns the trajectory without its
 /// steps. `None` when its format cannot be visited (read it whole instead).
 pub fn visit_steps(
@@ -36,8 +46,18 @@ pub fn visit_steps(
     })
 }
 
-/// The summaries of a big `path` counted from its visited steps ([`visit_steps`]); `None`
-/// when it is not big or cannot be visited.
+/// Trajectory `index` (1-based) of a file read as [`visit_traces`] reads each (the others
+/// left in the file), and how many it holds; `None` when it is not such a file.
+pub fn trace_at(
+    path: &Path,
+    index: usize,
+) -> Result<Option<(Option<Trajectory>, usize)>, LoadError> {
+    stream::trace_at(path, stream::SLIM_ABOVE, index)
+}
+
+/// The summaries of a big `path` counted from its visited steps ([`visit_steps`]), or made
+/// from its trajectories one at a time ([`visit_traces`]); `None` when it is not big or
+/// cannot be visited.
 pub fn summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
     if !is_big(path) {
         return None;
@@ -50,10 +70,18 @@ pub fn summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError
     }
     let mut count = StepCount::default();
     match visit_steps(path, &mut |step| count.add(step)) {
-        Ok(Some(trajectory)) => Some(Ok(vec![count.summary(trajectory)])),
-        Ok(None) => None,
-        Err(err) => Some(Err(err)),
+        Ok(Some(trajectory)) => return Some(Ok(vec![count.summary(trajectory)])),
+        Ok(None) => {}
+        Err(err) => return Some(Err(err)),
     }
+    trace_summaries(path)
+}
+
+/// The summaries of `path`'s trajectories made one at a time ([`visit_traces`]), whatever
+/// its size (a small file too big to read whole within the memory budget); `None` when it
+/// is not a file read that way.
+pub fn trace_summaries(path: &Path) -> Option<Result<Vec<TrajectorySummary>, LoadError>> {
+    stream::trace_summaries(path, stream::SLIM_ABOVE).transpose()
 }
 
 /// What a summary counts of steps visited one at a time.

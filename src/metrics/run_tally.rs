@@ -441,8 +441,21 @@ fn read_file(
         return Ok(Read::Trajectories(tallies, summaries));
     }
     let loaded = match loaded {
-        Some(read) => read?,
-        None => load_file_with(path, Detail::Steps)?,
+        Some(read) => read,
+        None => load_file_with(path, Detail::Steps),
+    };
+    let loaded = match loaded {
+        Ok(loaded) => loaded,
+        // Not read whole (too big for the memory budget, say): a file of several
+        // trajectories made at its end is tallied one trajectory at a time, else the error.
+        Err(err) => match super::visit_tally::tally_traces(path, matcher) {
+            Some(Ok(visited)) => {
+                let (tallies, summaries): (Vec<_>, Vec<_>) = visited.into_iter().unzip();
+                let summaries = if summarise { summaries } else { vec![] };
+                return Ok(Read::Trajectories(tallies, summaries));
+            }
+            _ => return Err(err),
+        },
     };
     match loaded {
         Loaded::Trajectories(ts) => {

@@ -7,7 +7,9 @@
 use super::matcher::Matcher;
 use super::streamed_hits::StreamedHits;
 use super::tally::{ToolUse, TrajectoryTally, count_tools};
-use crate::formats::{LoadError, StepCount, TextLogOut, is_big, visit_steps, visit_text_log};
+use crate::formats::{
+    LoadError, StepCount, TextLogOut, is_big, visit_steps, visit_text_log, visit_traces,
+};
 use crate::model::{Step, Trajectory, TrajectorySummary, patch_files};
 use std::path::Path;
 
@@ -24,7 +26,7 @@ pub(crate) fn tally_big(
 }
 
 /// [`tally_big`] for a file that may hold several trajectories (an Aider history's
-/// sessions): one tally and summary each.
+/// sessions, an OTel export's traces): one tally and summary each.
 pub(crate) fn tally_big_all(
     path: &Path,
     matcher: &Matcher,
@@ -34,6 +36,22 @@ pub(crate) fn tally_big_all(
     }
     tally_text_log(path, matcher)
         .or_else(|| tally_big(path, matcher).map(|r| r.map(|one| vec![one])))
+        .or_else(|| tally_traces(path, matcher))
+}
+
+/// The tally and summary of each trajectory of a file whose trajectories are made only at
+/// its end (an OTel export), each read back, tallied and dropped in turn
+/// ([`visit_traces`]); `None` when it is not such a file.
+pub fn tally_traces(
+    path: &Path,
+    matcher: &Matcher,
+) -> Option<Result<Vec<(TrajectoryTally, TrajectorySummary)>, LoadError>> {
+    let mut tallies = Vec::new();
+    let visited = visit_traces(path, &mut |t| {
+        tallies.push((TrajectoryTally::of(matcher, &t), TrajectorySummary::of(&t)));
+        Ok(())
+    });
+    visited.map(|n| n.map(|_| tallies)).transpose()
 }
 
 /// The tally and summary of each trajectory of a text log (Aider, Llama), each tallied as its

@@ -117,25 +117,49 @@ impl Traces {
     pub fn finish(self, path: &Path) -> Result<Vec<Trajectory>, LoadError> {
         let traces: Vec<Trace> = self.traces.into_iter().filter(|t| t.genai).collect();
         if traces.is_empty() {
-            return Err(LoadError::invalid(
-                path,
-                "an OTLP trace export without GenAI spans (no `gen_ai.operation.name`)",
-            ));
+            return Err(no_genai(path));
         }
         let many = traces.len() > 1;
         let mut out = Vec::with_capacity(traces.len());
-        for (i, mut trace) in traces.into_iter().enumerate() {
-            // Stable: spans that start and end together stay in file order.
-            trace.spans.sort_by_key(|s| (s.start, s.end));
-            let mut t = super::read_trace(path, &trace.id, trace.spans, &trace.pool);
-            if many {
-                t.source_index = Some(i);
-            }
-            let mut all = self.warnings.clone();
-            all.append(&mut t.warnings);
-            t.warnings = all;
-            out.push(t);
+        for (i, trace) in traces.into_iter().enumerate() {
+            let at = many.then_some(i);
+            out.push(trajectory(
+                path,
+                &trace.id,
+                trace.spans,
+                &trace.pool,
+                at,
+                &self.warnings,
+            ));
         }
         Ok(out)
     }
+}
+
+/// The error for an export none of whose spans is a GenAI span.
+pub(super) fn no_genai(path: &Path) -> LoadError {
+    LoadError::invalid(
+        path,
+        "an OTLP trace export without GenAI spans (no `gen_ai.operation.name`)",
+    )
+}
+
+/// The trajectory of trace `id` from its `spans` (in file order) and `pool`: number `at` of
+/// the file's trajectories when it holds several, the file's `warnings` said first.
+pub(super) fn trajectory(
+    path: &Path,
+    id: &str,
+    mut spans: Vec<Span>,
+    pool: &Pool,
+    at: Option<usize>,
+    warnings: &[String],
+) -> Trajectory {
+    // Stable: spans that start and end together stay in file order.
+    spans.sort_by_key(|s| (s.start, s.end));
+    let mut t = super::read_trace(path, id, spans, pool);
+    t.source_index = at;
+    let mut all = warnings.to_vec();
+    all.append(&mut t.warnings);
+    t.warnings = all;
+    t
 }

@@ -14,7 +14,8 @@
 //! [`mini`]), Cursor transcripts ([`crate::formats::cursor::Lines`]) and Gemini CLI sessions
 //! (both variants: [`crate::formats::gemini_cli::Messages`]), likewise. OTel exports (`otel_genai::Traces`:
 //! lines, or the items of `resourceSpans`) give several trajectories, made at the end: read
-//! by the open, not visited.
+//! by the open, not visited; or indexed ([`index_traces`]: where each trace's spans are),
+//! for a visit of one trace at a time ([`super::traces`]).
 
 mod keyed;
 mod mini;
@@ -25,9 +26,10 @@ use super::slim::Slimmer;
 use super::{CHUNK, STRING_CAP, line_budget_error};
 use crate::formats::LoadError;
 use crate::formats::detect::{Kind, detect, is_json_lines};
+use crate::formats::otel_genai::TraceIndex;
 use crate::model::{Format, Message, Step, Trajectory};
 use keyed::Keyed;
-use readers::{Records, reader};
+use readers::Records;
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
@@ -287,7 +289,15 @@ pub fn visit(
         on_step(step)
     };
     let mut file = File::open(path).map_err(|err| LoadError::io(path, err))?;
-    let Some(mut trajectories) = drive(path, &mut file, threshold, true, Some(&mut each), None)?
+    let Some(mut trajectories) = drive(
+        path,
+        &mut file,
+        threshold,
+        true,
+        Some(&mut each),
+        None,
+        None,
+    )?
     else {
         return Ok(None);
     };
@@ -321,8 +331,15 @@ pub fn read_releasing(
         step.index = count;
         on_step(step)
     };
-    let Some(mut trajectories) =
-        drive(path, file, threshold, whole, Some(&mut each), Some(on_pool))?
+    let Some(mut trajectories) = drive(
+        path,
+        file,
+        threshold,
+        whole,
+        Some(&mut each),
+        Some(on_pool),
+        None,
+    )?
     else {
         return Ok(None);
     };
@@ -338,6 +355,24 @@ pub fn read_releasing(
     Ok(Some(trajectories))
 }
 
+/// The index of the OTel export `path` (the places of its traces' spans, [`TraceIndex`]),
+/// read record by record from `file` (its bytes from the start): `None` when it is not an
+/// export read that way.
+pub fn index_traces(
+    path: &Path,
+    file: &mut dyn Read,
+    threshold: usize,
+) -> Result<Option<TraceIndex>, LoadError> {
+    let mut slot = None;
+    if drive(path, file, threshold, true, None, None, Some(&mut slot))?.is_none() {
+        return Ok(None);
+    }
+    Ok(slot)
+}
+
+/// Where [`drive`] leaves the index it builds, when asked for one ([`index_traces`]).
+type IndexSlot<'a> = Option<&'a mut Option<TraceIndex>>;
+
 /// Steps handed over as their reader releases them.
 type OnStep<'a> = &'a mut dyn FnMut(Step) -> Result<(), LoadError>;
 /// Pool messages handed over as they settle.
@@ -346,13 +381,14 @@ pub type OnPool<'a> = &'a mut dyn FnMut(Vec<Message>) -> Result<(), LoadError>;
 /// The record reading of [`read_releasing`] and [`visit`]: with `on_step`, the reader releases
 /// its steps as they finish and each goes there at once; with `on_pool`, it keeps its message
 /// pool and hands its messages there as they settle.
-fn drive(
-    path: &Path,
+fn drive<'a>(
+    path: &'a Path,
     file: &mut dyn Read,
     threshold: usize,
     whole: bool,
     mut on_step: Option<OnStep<'_>>,
     mut on_pool: Option<OnPool<'_>>,
+    mut index: IndexSlot<'a>,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
     let release = on_step.is_some();
     let keep_pool = on_pool.is_some();
@@ -423,7 +459,14 @@ fn drive(
             let Some(shape) = cutter.shape else {
                 return Ok(None);
             };
-            let Some(mut chosen) = sniff(path, shape, &first, &cutter, release, keep_pool) else {
+            let Some(format) = sniff(path, shape, &first, &cutter) else {
+                return Ok(None);
+            };
+            let chosen = match index.take() {
+                Some(slot) => readers::index_reader(format, shape, path, slot)?,
+                None => readers::reader(format, shape, path, release, keep_pool),
+            };
+            let Some(mut chosen) = chosen else {
                 return Ok(None);
             };
             for record in first.drain(..) {
@@ -472,17 +515,10 @@ fn hand(reader: &mut dyn Records, record: &Record) -> Result<(), LoadError> {
     }
 }
 
-/// The record reader for the file whose first records are `first`, told the way the whole
-/// read tells it (from a sample of the same records; for an object, with its keys read so
+/// The format of the file whose first records are `first` when it has a record reader for
+/// them, told the way the whole read tells it (from a sample of the same records; for an object, with its keys read so
 /// far).
-fn sniff<'a>(
-    path: &'a Path,
-    shape: Shape,
-    first: &[Record],
-    cutter: &Cutter,
-    release: bool,
-    keep_pool: bool,
-) -> Option<Box<dyn Records + 'a>> {
+fn sniff(path: &Path, shape: Shape, first: &[Record], cutter: &Cutter) -> Option<Format> {
     let mut sample = Vec::new();
     match shape {
         Shape::Undecided => return None,
@@ -544,7 +580,7 @@ fn sniff<'a>(
         {
             None
         }
-        Ok(Kind::Trajectories(format)) => reader(format, shape, path, release, keep_pool),
+        Ok(Kind::Trajectories(format)) => Some(format),
         _ => None,
     }
 }

@@ -196,6 +196,43 @@ impl Records for OtelRecords<'_> {
     }
 }
 
+/// An OTel export's records indexed for the places of its traces' spans
+/// ([`otel_genai::TraceIndex`]), the index left in `slot` when the file ends.
+struct OtelIndexRecords<'a> {
+    path: &'a Path,
+    index: otel_genai::TraceIndex,
+    slot: &'a mut Option<otel_genai::TraceIndex>,
+}
+
+impl Records for OtelIndexRecords<'_> {
+    fn record(&mut self, line: usize, bytes: &[u8], is_last: bool) -> Result<(), LoadError> {
+        self.index.record(self.path, line, bytes, is_last)
+    }
+
+    fn finish(self: Box<Self>) -> Result<Vec<Trajectory>, LoadError> {
+        *self.slot = Some(self.index);
+        Ok(Vec::new())
+    }
+}
+
+/// The indexing reader for an OTel export of `shape` (`None` for any other file), its index
+/// left in `slot`.
+pub(super) fn index_reader<'a>(
+    format: Format,
+    shape: Shape,
+    path: &'a Path,
+    slot: &'a mut Option<otel_genai::TraceIndex>,
+) -> Result<Option<Box<dyn Records + 'a>>, LoadError> {
+    if format != Format::OtelGenai || !matches!(shape, Shape::Lines | Shape::Keyed) {
+        return Ok(None);
+    }
+    Ok(Some(Box::new(OtelIndexRecords {
+        path,
+        index: otel_genai::TraceIndex::new(path, shape == Shape::Lines)?,
+        slot,
+    })))
+}
+
 /// The reader of `format` for records of `shape`, if it has one; releasing its steps as
 /// they finish where it can when `release`.
 pub(super) fn reader<'a>(
