@@ -21,7 +21,9 @@ use super::search::{self, Query};
 use super::state::Opening;
 use super::state::compare::{CompareWith, Compared};
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
-use crate::formats::{LazyOpen, Loaded, load_file, open_first, open_found_counted};
+use crate::formats::{
+    LazyOpen, Loaded, is_big, load_file, open_first, open_found_counted, trace_at,
+};
 use crate::model::Trajectory;
 use std::path::Path;
 use std::sync::Arc;
@@ -245,6 +247,14 @@ fn open_lazily(source: &TrajectoryRef, lazy_above: u64) -> Result<Option<Opened>
     if lazy_size(source, lazy_above).is_none() {
         return Ok(None);
     }
+    // An export of several trajectories made only at its end (OTel): counted from the
+    // places of its spans, and the only one read back alone, never every one held.
+    if let Some((one, count)) = trace_at(&source.path, 1).map_err(|e| e.to_string())? {
+        return Ok(Some(match one {
+            Some(one) if count == 1 => Opened::One(Box::new(LoadedTrajectory::new(one))),
+            _ => Opened::Several(count),
+        }));
+    }
     let mut rows = Vec::new();
     let opened = open_found_counted(&source.path, &mut |_| Ok(()), &mut |step| {
         rows.push(StepRow::of(&step));
@@ -288,6 +298,18 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
         && crate::formats::parquet::is_parquet(&source.path)
     {
         return crate::formats::parquet::read_row(&source.path, index).map_err(|e| e.to_string());
+    }
+    // One trajectory of a big export made only at its end (OTel), read back alone.
+    if let Some(index) = source.index
+        && is_big(&source.path)
+        && let Some((one, _)) = trace_at(&source.path, index + 1).map_err(|e| e.to_string())?
+    {
+        return one.ok_or_else(|| {
+            format!(
+                "{}: the trajectory is no longer in the file",
+                source.path.display()
+            )
+        });
     }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(trajectories) = loaded else {
