@@ -12,6 +12,7 @@ mod archive;
 mod by_sample;
 mod events;
 mod header;
+mod log_head;
 mod log_json;
 mod log_scan;
 mod message;
@@ -61,7 +62,7 @@ pub fn may_be_json_log(path: &Path) -> bool {
     std::fs::File::open(path)
         .and_then(|f| f.take(SNIFF_BYTES).read_to_end(&mut head))
         .is_ok()
-        && log_scan::may_be_log(&head)
+        && log_head::may_be_log(&head)
 }
 
 /// The trajectories of the Inspect `.json` log at `path` read a sample at a time (never the

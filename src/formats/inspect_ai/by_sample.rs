@@ -9,7 +9,8 @@
 //! (index and id), the others still read.
 
 use super::header::Header;
-use super::log_scan::{Item, Scan, member_value};
+use super::log_head::member_value;
+use super::log_scan::{Item, Scan};
 use super::{log_json, name_epoch, sample, several_epochs, skipped};
 use crate::formats::detect::{Kind, detect};
 use crate::formats::json::to_text;

@@ -3,13 +3,9 @@
 //! `samples` sits in the file and the rest of the document, the header (`samples` left an
 //! empty list), whichever order its keys come in. Sans-IO: fed in chunks. Each item is
 //! handed over with its bytes while they fit the limit; a bigger one with its first bytes
-//! only, enough to name it ([`member_value`]).
-//!
-//! Also the sniff that tells from a file's first bytes whether it may be such a log
-//! ([`may_be_log`]): the slim read is not worth starting on one.
+//! only, enough to name it (`log_head::member_value`).
 
 use memchr::memchr2;
-use serde_json::Value;
 
 /// Bytes of a key kept to compare it with `samples`.
 const KEY_BYTES: usize = 16;
@@ -240,94 +236,11 @@ impl Scan {
     }
 }
 
-/// The members of the object `text` starts with (or of its first bytes): each key's text
-/// (as written, escapes and all) and where its value starts.
-fn members(text: &[u8]) -> Vec<(&[u8], usize)> {
-    let mut out = Vec::new();
-    let Some(start) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
-        return out;
-    };
-    if text[start] != b'{' {
-        return out;
-    }
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    let mut string_at = 0;
-    let mut last: Option<(usize, usize)> = None;
-    for (i, &b) in text.iter().enumerate().skip(start) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-                if depth == 1 {
-                    last = Some((string_at, i));
-                }
-            }
-            continue;
-        }
-        match b {
-            b'"' => {
-                in_string = true;
-                string_at = i + 1;
-            }
-            b':' if depth == 1 => {
-                if let Some((from, to)) = last.take() {
-                    let value = text[i + 1..]
-                        .iter()
-                        .position(|b| !b.is_ascii_whitespace())
-                        .map_or(text.len(), |p| i + 1 + p);
-                    out.push((&text[from..to], value));
-                }
-            }
-            b',' => last = None,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The value of member `key` of the object `text` starts with, when it is within `text`.
-pub(super) fn member_value(text: &[u8], key: &str) -> Option<Value> {
-    let (_, at) = members(text)
-        .into_iter()
-        .find(|(k, _)| *k == key.as_bytes())?;
-    serde_json::Deserializer::from_slice(&text[at..])
-        .into_iter::<Value>()
-        .next()?
-        .ok()
-}
-
-/// Whether a file starting with `head` may be an Inspect log: one object with `eval` or
-/// `samples` among its first keys, and none of the keys of the formats that detection
-/// prefers (the scan that follows decides; a wrong guess only costs that scan).
-pub(super) fn may_be_log(head: &[u8]) -> bool {
-    let keys: Vec<&[u8]> = members(head).into_iter().map(|(k, _)| k).collect();
-    let has = |names: &[&str]| {
-        keys.iter()
-            .any(|k| names.iter().any(|n| n.as_bytes() == *k))
-    };
-    has(&["eval", "samples"])
-        && !has(&[
-            "messages",
-            "trajectory",
-            "history",
-            "environment",
-            "resourceSpans",
-        ])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::inspect_ai::log_head::member_value;
+    use serde_json::Value;
 
     /// Items as (start, end, text or `None` when not whole).
     type Placed = Vec<(u64, u64, Option<String>)>;
@@ -403,20 +316,5 @@ mod tests {
                 .as_deref(),
             Some("{\"samples\": null, \"eval\": 1}")
         );
-    }
-
-    #[test]
-    fn the_sniff_looks_at_the_first_keys() {
-        assert!(may_be_log(
-            b"{\"version\": 2, \"eval\": {\"x\": 1}, \"samples\": [{\"id\""
-        ));
-        assert!(may_be_log(
-            b"{\n  \"samples\": [{\"id\": 1, \"messages\": ["
-        ));
-        assert!(!may_be_log(
-            b"{\"info\": {}, \"messages\": [], \"eval\": 1}"
-        ));
-        assert!(!may_be_log(b"[{\"eval\": 1}]"));
-        assert!(!may_be_log(b"{\"x\": {\"eval\": 1}}"));
     }
 }
