@@ -12,6 +12,9 @@ files in ../shared/corpus, so that the benchmarks are reproducible without stori
   scripts/gen-big.py gemini-cli OUT.json [--mb 200]    a Gemini CLI session document (fresh ids)
   scripts/gen-big.py inspect-ai OUT.json [--mb 200]    a JSON document whose step list is the
                                                        sample's repeated
+  scripts/gen-big.py inspect-ai OUT.json --samples N    an eval log of N samples of ~MB/N each
+                                                       (the shape of a big eval: hundreds of
+                                                       samples of a few MB)
   scripts/gen-big.py aider OUT.aider.chat.history.md    a text log, the sample's turns repeated
                                                        (likewise llama, OUT-prompt.txt)
   scripts/gen-big.py otel-genai OUT.jsonl [--mb 200]   OTLP export requests, one per line, of
@@ -315,6 +318,57 @@ def big_doc(kind, out, mb):
     print(f"{out}: {n + len(head)} items, {os.path.getsize(out) / 1e6:.0f} MB")
 
 
+def big_inspect_samples(out, mb, count, seed):
+    """An Inspect eval log of `count` samples of ~mb/count MB each, written as they are made:
+    the bundled log's two samples taken in turn, each under a fresh id, its turns (the
+    messages after the task) repeated under fresh message ids until it is big enough, every
+    tenth tool output a test log of ~16 to 160 KB; one sample in five fails its score, one
+    in seven has a second epoch. The events are the template's (the answers past them get
+    contexts rebuilt from the messages, as in logs without model events)."""
+    rng = random.Random(seed)
+    rel = DOC_SAMPLES["inspect-ai"][0]
+    with open(os.path.join(SAMPLES, rel)) as f:
+        doc = json.load(f)
+    templates = doc["samples"]
+    doc["samples"] = "@@ITEMS@@"
+    before, after = json.dumps(doc).split('"@@ITEMS@@"')
+    per_sample = max(1, mb * 1024 * 1024 // max(1, count))
+    log_line = "tests/test_evaluator.py::EvaluatorTest::test_case PASSED [ 42%]\n"
+    steps = 0
+    previous = None
+    with open(out, "w") as f:
+        f.write(before + "[")
+        for i in range(count):
+            sample = json.loads(json.dumps(templates[i % len(templates)]))
+            base = sample["id"]
+            # One in seven is the previous sample's second epoch.
+            second = i % 7 == 6
+            sample["id"] = previous if second else f"{base}-{i:05d}"
+            previous = sample["id"]
+            sample["uuid"] = f"u{i:08d}"
+            sample["epoch"] = 2 if second else 1
+            for score in (sample.get("scores") or {}).values():
+                score["value"] = 0.0 if i % 5 == 4 else 1.0
+            head, turns = sample["messages"][:2], sample["messages"][2:]
+            messages = list(head)
+            size = len(json.dumps(sample))
+            k = 0
+            while size < per_sample:
+                for m in turns:
+                    m = dict(m)
+                    m["id"] = f"{m.get('id', 'm')}-{i}-{k}"
+                    k += 1
+                    if m.get("role") == "tool" and k % 10 == 0:
+                        m["content"] = f"run {k}\n" + log_line * rng.randint(250, 2500)
+                    size += len(json.dumps(m)) + 2
+                    messages.append(m)
+            sample["messages"] = messages
+            steps += sum(1 for m in messages if m.get("role") == "assistant")
+            f.write((", " if i else "") + json.dumps(sample))
+        f.write("]" + after + "\n")
+    print(f"{out}: {count} samples, {steps} answers, {os.path.getsize(out) / 1e6:.0f} MB")
+
+
 def big_text(kind, out, mb):
     """A text log: the sample's turns from the first marker on repeated until ~N MB."""
     rel, marker = TEXT_SAMPLES[kind]
@@ -443,6 +497,9 @@ def main():
         c = sub.add_parser(name)
         c.add_argument("out")
         c.add_argument("--mb", type=int, default=200)
+    sub.choices["inspect-ai"].add_argument(
+        "--samples", type=int, default=0,
+        help="an eval log of this many samples (each ~MB/N), not one sample of ~MB")
     r = sub.add_parser("run")
     r.add_argument("out")
     r.add_argument("--count", type=int, default=5000)
@@ -462,6 +519,8 @@ def main():
         big_otel(a.out, a.mb, a.seed)
     elif a.what in LINE_SAMPLES:
         big_lines(a.what, a.out, a.mb)
+    elif a.what == "inspect-ai" and a.samples > 0:
+        big_inspect_samples(a.out, a.mb, a.samples, a.seed)
     elif a.what in DOC_SAMPLES:
         big_doc(a.what, a.out, a.mb)
     elif a.what in TEXT_SAMPLES:

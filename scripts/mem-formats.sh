@@ -20,7 +20,8 @@ shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 MB=${MB:-100}
 LIMIT_MB=${LIMIT_MB:-8192}
-# kind and the file name it is generated as (the name tells some formats apart).
+# kind and the file name it is generated as (the name tells some formats apart), then any
+# further arguments of gen-big.py (@SAMPLES@: one sample per 3 MB, an eval log's shape).
 KINDS=(
     "trajectory big.traj"
     "claude-code big.jsonl"
@@ -35,6 +36,7 @@ KINDS=(
     "cursor big.jsonl"
     "gemini-cli session-big.json"
     "inspect-ai big.json"
+    "inspect-ai big-samples.json --samples @SAMPLES@"
     "aider big.aider.chat.history.md"
     "llama big-prompt.txt"
     "otel-genai traces.jsonl"
@@ -46,13 +48,20 @@ echo "| format | file | steps | command | peak RSS | time |"
 echo "|---|---|---|---|---|---|"
 for entry in "${KINDS[@]}"; do
     kind=${entry%% *}
-    name=${entry#* }
+    rest=${entry#* }
+    name=${rest%% *}
+    extra=()
+    if [ "$rest" != "$name" ]; then
+        samples=$(( MB / 3 > 2 ? MB / 3 : 2 ))
+        read -r -a extra <<<"${rest#* }"
+        extra=("${extra[@]/@SAMPLES@/$samples}")
+    fi
     if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$kind"; then
         continue
     fi
     mkdir -p "$tmp/in"
     file="$tmp/in/$name"
-    if ! python3 "$HERE/gen-big.py" "$kind" "$file" --mb "$MB" >/dev/null 2>"$tmp/gen-err"; then
+    if ! python3 "$HERE/gen-big.py" "$kind" "$file" --mb "$MB" "${extra[@]}" >/dev/null 2>"$tmp/gen-err"; then
         echo "| $kind | - | - | (not generated: $(head -1 "$tmp/gen-err")) | - | - |"
         continue
     fi

@@ -54,6 +54,10 @@ pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
+pub use inspect_ai::{
+    SampleLog, may_be_json_log as may_be_inspect_log, open_json_log as open_inspect_log,
+    read_json_log as read_inspect_log,
+};
 pub use lazy::{
     LAZY_ABOVE, LAZY_ENV, bounded_summaries, lazy_above, open_first, open_found_counted, open_lazy,
     open_lazy_counted, open_lazy_quietly, opens_lazily,

@@ -76,4 +76,4 @@ pub use tally::{
     Counts, Hit, Outcome, Row, RowKind, Split, Tally, ToolRow, ToolUse, TrajectoryKey,
     TrajectoryTally,
 };
-pub use visit_tally::{tally_text_log, tally_traces, tally_visited};
+pub use visit_tally::{tally_samples, tally_text_log, tally_traces, tally_visited};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use trajscope::formats::{
     Loaded, SLIM_ABOVE, check_fits, is_big, is_big_text_log, lazy_above, load_file, open_first,
-    open_lazy_quietly, open_revisited, opens_lazily, trace_at,
+    open_inspect_log, open_lazy_quietly, open_revisited, opens_lazily, trace_at,
 };
 use trajscope::model::{Exactness, Message, Step, StepKind, Trajectory};
 use trajscope::present::sections::{SectionKind, sections};
@@ -191,6 +191,12 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
             ),
         };
     }
+    // A big Inspect `.json` log: only the sample asked for is read, never the file whole.
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() >= lazy_above())
+        && let Some(log) = open_inspect_log(&path)?
+    {
+        return Ok(log.trajectory(pick(&path, which, log.len())?)?);
+    }
     let loaded = load_file(&path)?;
     let mut trajectories = match loaded {
         Loaded::Trajectories(ts) => ts,
@@ -199,14 +205,21 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
             path.display()
         ),
     };
-    match (which, trajectories.len()) {
+    let at = pick(&path, which, trajectories.len())?;
+    Ok(trajectories.swap_remove(at))
+}
+
+/// Which of the `n` trajectories of `path` to show (0-based): `which` (1-based), or the
+/// only one.
+fn pick(path: &Path, which: Option<usize>, n: usize) -> Result<usize> {
+    match (which, n) {
         (_, 0) => bail!("{}: the file holds no trajectory", path.display()),
-        (None, 1) => Ok(trajectories.remove(0)),
+        (None, 1) => Ok(0),
         (None, n) => bail!(
             "{}: the file holds {n} trajectories; pick one with --trajectory N (1 to {n})",
             path.display()
         ),
-        (Some(i), n) if i >= 1 && i <= n => Ok(trajectories.swap_remove(i - 1)),
+        (Some(i), n) if i >= 1 && i <= n => Ok(i - 1),
         (Some(i), n) => bail!(
             "{}: no trajectory {i}; the file holds {n} (1 to {n})",
             path.display()

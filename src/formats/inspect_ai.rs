@@ -5,12 +5,16 @@
 //! `tc://`) references are resolved from the sample's attachments everywhere text can hold
 //! them. A log without samples (a header-only or cancelled eval) holds no trajectory, which
 //! is not an error. The containers are read by `log_json` and `archive`, one sample at a
-//! time; `sample`, `steps` and `message` turn a sample into a trajectory.
+//! time; `sample`, `steps` and `message` turn a sample into a trajectory. A big `.json`
+//! log is read from the file a sample at a time (`by_sample`, after `log_scan`'s pass).
 
 mod archive;
+mod by_sample;
 mod events;
 mod header;
+mod log_head;
 mod log_json;
+mod log_scan;
 mod message;
 mod refs;
 mod sample;
@@ -19,7 +23,8 @@ mod source;
 mod steps;
 
 use super::LoadError;
-use crate::model::Trajectory;
+use crate::model::{Trajectory, TrajectorySummary};
+pub use by_sample::SampleLog;
 use header::Header;
 use rayon::prelude::*;
 use serde_json::value::RawValue;
@@ -46,6 +51,54 @@ pub fn is_archive(head: &[u8]) -> bool {
     head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06")
 }
 
+/// Bytes of a file looked at to tell whether it may be an Inspect `.json` log.
+const SNIFF_BYTES: u64 = 64 << 10;
+
+/// Whether the file at `path` may be an Inspect `.json` log, from its first bytes (its
+/// first keys): the bounded read does not slim it, and [`SampleLog::open`] decides.
+pub fn may_be_json_log(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(SNIFF_BYTES).read_to_end(&mut head))
+        .is_ok()
+        && log_head::may_be_log(&head)
+}
+
+/// The trajectories of the Inspect `.json` log at `path` read a sample at a time (never the
+/// file whole; see [`SampleLog`]); `None` when it is not one.
+pub fn read_json_log(
+    path: &Path,
+    detail: super::Detail,
+) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    match open_json_log(path)? {
+        Some(log) => log.read_all(detail).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The summaries of the Inspect `.json` log at `path`, each trajectory read a sample at a
+/// time, summarised and dropped; `None` when it is not one.
+pub fn json_log_summaries(path: &Path) -> Result<Option<Vec<TrajectorySummary>>, LoadError> {
+    let Some(log) = open_json_log(path)? else {
+        return Ok(None);
+    };
+    let mut summaries = Vec::with_capacity(log.len());
+    log.visit(&mut |t| {
+        summaries.push(TrajectorySummary::of(&t));
+        Ok(())
+    })?;
+    Ok(Some(summaries))
+}
+
+/// [`SampleLog::open`] when the file may be an Inspect `.json` log ([`may_be_json_log`]).
+pub fn open_json_log(path: &Path) -> Result<Option<SampleLog>, LoadError> {
+    if !may_be_json_log(path) {
+        return Ok(None);
+    }
+    SampleLog::open(path)
+}
+
 /// The trajectories of the `.eval` archive at `path`, read from the file at positions
 /// (never held whole), a sample at a time.
 pub fn parse_file(path: &Path) -> Result<Vec<Trajectory>, LoadError> {
@@ -66,7 +119,7 @@ fn read_samples(
         .map(|ordinal| {
             let (trajectory, epoch) = samples
                 .trajectory(ordinal, path, header, detail)
-                .map_err(|why| format!("sample {}: {why}; skipped", ordinal + 1))?;
+                .map_err(|why| skipped(ordinal, &why))?;
             Ok((trajectory, epoch.unwrap_or(1)))
         })
         .collect();
@@ -90,6 +143,11 @@ fn read_samples(
         first.warnings.extend(problems);
     }
     Ok(trajectories)
+}
+
+/// Why the `ordinal`-th sample (0-based) gives no trajectory, as a warning.
+fn skipped(ordinal: usize, why: &str) -> String {
+    format!("sample {}: {why}; skipped", ordinal + 1)
 }
 
 /// Where a log's samples are, before they are read.
@@ -131,18 +189,35 @@ impl Samples<'_> {
 /// With several epochs, each sample appears once per epoch: `12_epoch_2` (Inspect's own
 /// name for it) tells them apart.
 fn name_epochs(trajectories: &mut [(Trajectory, u64)], header: &Header) {
-    let mut per_id: HashMap<&str, usize> = HashMap::new();
-    for (t, _) in trajectories.iter() {
-        *per_id.entry(t.instance_id.as_str()).or_default() += 1;
-    }
-    let several = header.epochs().is_some_and(|e| e > 1)
-        || per_id.values().any(|&n| n > 1)
-        || trajectories.iter().any(|(_, epoch)| *epoch > 1);
-    if several {
+    let ids = trajectories
+        .iter()
+        .map(|(t, epoch)| (t.instance_id.as_str(), *epoch));
+    if several_epochs(header, ids) {
         for (t, epoch) in trajectories.iter_mut() {
-            t.instance_id = format!("{}_epoch_{epoch}", t.instance_id);
+            name_epoch(t, *epoch);
         }
     }
+}
+
+/// Whether the log's samples (instance id and epoch of each read) are named by epoch: the
+/// eval ran several, or a sample appears twice, or one is of a later epoch.
+fn several_epochs<'a>(header: &Header, samples: impl Iterator<Item = (&'a str, u64)>) -> bool {
+    if header.epochs().is_some_and(|e| e > 1) {
+        return true;
+    }
+    let mut per_id: HashMap<&str, usize> = HashMap::new();
+    for (id, epoch) in samples {
+        let seen = per_id.entry(id).or_default();
+        *seen += 1;
+        if epoch > 1 || *seen > 1 {
+            return true;
+        }
+    }
+    false
+}
+
+fn name_epoch(t: &mut Trajectory, epoch: u64) {
+    t.instance_id = format!("{}_epoch_{epoch}", t.instance_id);
 }
 
 #[cfg(test)]

@@ -112,6 +112,12 @@ pub fn bounded_summaries(
     if matches!(lazy_format(path), Ok(Format::SweAgent)) {
         return None;
     }
+    // An Inspect `.json` log: each sample's trajectory summarised and dropped.
+    match super::inspect_ai::json_log_summaries(path) {
+        Ok(Some(summaries)) => return Some(Ok(summaries)),
+        Ok(None) => {}
+        Err(err) => return Some(Err(err)),
+    }
     // Counted as the reader lets each step go, where its format has a record reader.
     match stream::summaries(path, threshold) {
         Ok(Some(summaries)) => return Some(Ok(summaries)),

@@ -51,6 +51,12 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     if len >= super::LAZY_ABOVE && super::inspect_ai::is_archive(&head(path)) {
         return super::inspect_ai::parse_file(path).map(Loaded::Trajectories);
     }
+    // An Inspect `.json` log likewise: a sample at a time, each read back whole from the file.
+    if len >= super::LAZY_ABOVE
+        && let Some(trajectories) = super::inspect_ai::read_json_log(path, detail)?
+    {
+        return Ok(Loaded::Trajectories(trajectories));
+    }
     // A big JSON or JSON Lines file is read slim first (never its bytes whole), then its
     // steps read back: a listing or a tally costs what the steps hold, not twice the file.
     // The full read (export, the whole `show`) stays the whole-file read: through the slim

@@ -210,7 +210,9 @@ pub fn open_part(
     threshold: usize,
     part: &mut Part,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
-    if !is_json(path) {
+    // Inspect's reader compares whole texts: its `.json` logs are never read slim (not even
+    // to find that out, which cost more than the read), but a sample at a time ([`read`]).
+    if !is_json(path) || super::inspect_ai::may_be_json_log(path) {
         return Ok(None);
     }
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
@@ -338,6 +340,10 @@ pub fn read(
     threshold: usize,
     detail: Detail,
 ) -> Result<Option<Vec<Trajectory>>, LoadError> {
+    // An Inspect `.json` log is read a sample at a time instead, each sample whole.
+    if let Some(trajectories) = super::inspect_ai::read_json_log(path, detail)? {
+        return Ok(Some(trajectories));
+    }
     let Some(mut trajectories) = open(path, threshold)? else {
         return Ok(None);
     };

@@ -8,7 +8,8 @@ use super::matcher::Matcher;
 use super::streamed_hits::StreamedHits;
 use super::tally::{ToolUse, TrajectoryTally, count_tools};
 use crate::formats::{
-    LoadError, StepCount, TextLogOut, is_big, visit_steps, visit_text_log, visit_traces,
+    LoadError, StepCount, TextLogOut, is_big, open_inspect_log, visit_steps, visit_text_log,
+    visit_traces,
 };
 use crate::model::{Step, Trajectory, TrajectorySummary, patch_files};
 use std::path::Path;
@@ -34,7 +35,8 @@ pub(crate) fn tally_big_all(
     if !is_big(path) {
         return None;
     }
-    tally_text_log(path, matcher)
+    tally_samples(path, matcher)
+        .or_else(|| tally_text_log(path, matcher))
         .or_else(|| tally_big(path, matcher).map(|r| r.map(|one| vec![one])))
         .or_else(|| tally_traces(path, matcher))
 }
@@ -52,6 +54,26 @@ pub fn tally_traces(
         Ok(())
     });
     visited.map(|n| n.map(|_| tallies)).transpose()
+}
+
+/// The tally and summary of each trajectory of an Inspect `.json` log read a sample at a
+/// time ([`crate::formats::SampleLog`]), whatever the file's size, each trajectory dropped
+/// once tallied; `None` when it is not one.
+pub fn tally_samples(
+    path: &Path,
+    matcher: &Matcher,
+) -> Option<Result<Vec<(TrajectoryTally, TrajectorySummary)>, LoadError>> {
+    let log = match open_inspect_log(path) {
+        Ok(Some(log)) => log,
+        Ok(None) => return None,
+        Err(err) => return Some(Err(err)),
+    };
+    let mut tallies = Vec::with_capacity(log.len());
+    let visited = log.visit(&mut |t| {
+        tallies.push((TrajectoryTally::of(matcher, &t), TrajectorySummary::of(&t)));
+        Ok(())
+    });
+    Some(visited.map(|()| tallies))
 }
 
 /// The tally and summary of each trajectory of a text log (Aider, Llama), each tallied as its

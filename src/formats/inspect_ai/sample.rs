@@ -71,6 +71,17 @@ impl<M> Default for RawSample<M> {
     }
 }
 
+impl<M> RawSample<M> {
+    /// The instance id of the `ordinal`-th sample: its id, else the log's own name
+    /// (`fallback`) and the sample's number.
+    pub fn instance_id(&self, fallback: &str, ordinal: usize) -> String {
+        match to_text(&self.id) {
+            id if id.is_empty() => format!("{fallback}#{}", ordinal + 1),
+            id => id,
+        }
+    }
+}
+
 /// The transcript of logs before 0.3.46, read only when it is an object.
 #[derive(Debug, Deserialize, Default)]
 #[serde(default)]
@@ -95,11 +106,7 @@ pub fn trajectory<M: Borrow<RawValue>>(
     t.format_detail = Some(detail.to_string());
     t.model = header.model();
     t.agent = header.agent();
-    if let Some(id) = Some(to_text(&sample.id)).filter(|id| !id.is_empty()) {
-        t.instance_id = id;
-    } else {
-        t.instance_id = format!("{}#{}", t.instance_id, ordinal + 1);
-    }
+    t.instance_id = sample.instance_id(&t.instance_id, ordinal);
 
     let RawSample {
         input,

@@ -36,6 +36,10 @@ fn visit_keeping(
         // Aider histories and Llama prompt logs are read line by line instead.
         return crate::formats::text_logs::visit_one(path, contexts, on_step);
     }
+    // An Inspect log holds several trajectories, read a sample at a time elsewhere.
+    if crate::formats::may_be_inspect_log(path) {
+        return Ok(None);
+    }
     let file = File::open(path).map_err(|err| LoadError::io(path, err))?;
     let before = stamp(&file).map_err(|err| LoadError::io(path, err))?;
     let whole = Inflater {
