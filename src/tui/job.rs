@@ -22,7 +22,8 @@ use super::state::Opening;
 use super::state::compare::{CompareWith, Compared};
 use super::state::trajectory::{LoadedTrajectory, StepRow, TrajectoryRef};
 use crate::formats::{
-    LazyOpen, Loaded, is_big, load_file, open_first, open_found_counted, trace_at,
+    LazyOpen, LoadError, Loaded, SampleLog, is_big, load_file, open_first, open_found_counted,
+    open_inspect_log, trace_at,
 };
 use crate::model::Trajectory;
 use std::path::Path;
@@ -275,6 +276,21 @@ fn read_opened(source: &TrajectoryRef) -> Result<Opened, String> {
     if source.index.is_some() || crate::formats::parquet::is_parquet(&source.path) {
         return read_trajectory(source).map(|t| Opened::One(Box::new(LoadedTrajectory::new(t))));
     }
+    if is_big(&source.path)
+        && let Some(log) = open_inspect_log(&source.path).map_err(|e| e.to_string())?
+    {
+        return match log.len() {
+            0 => Err(format!(
+                "{}: no trajectory in the file",
+                source.path.display()
+            )),
+            1 => log
+                .trajectory(0)
+                .map(|t| Opened::One(Box::new(LoadedTrajectory::new(t))))
+                .map_err(|e| e.to_string()),
+            count => Ok(Opened::Several(count)),
+        };
+    }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(mut trajectories) = loaded else {
         return Err(format!("{}: not a trajectory", source.path.display()));
@@ -311,6 +327,20 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
             )
         });
     }
+    // One sample of a big Inspect `.json` log, read back alone.
+    if let Some(index) = source.index
+        && is_big(&source.path)
+        && let Some(log) = open_inspect_log(&source.path).map_err(|e| e.to_string())?
+    {
+        return inspect_sample(&log, index)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!(
+                    "{}: the trajectory is no longer in the file",
+                    source.path.display()
+                )
+            });
+    }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(trajectories) = loaded else {
         return Err(format!("{}: not a trajectory", source.path.display()));
@@ -329,6 +359,24 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
                 source.path.display()
             ),
         })
+}
+
+/// The trajectory of `log` at place `index` in the file: the `index`-th read, unless samples
+/// before it were skipped (then looked for among the others, one at a time).
+fn inspect_sample(log: &SampleLog, index: usize) -> Result<Option<Trajectory>, LoadError> {
+    if index < log.len() {
+        let t = log.trajectory(index)?;
+        if t.source_index == Some(index) {
+            return Ok(Some(t));
+        }
+    }
+    for k in 0..log.len() {
+        let t = log.trajectory(k)?;
+        if t.source_index == Some(index) {
+            return Ok(Some(t));
+        }
+    }
+    Ok(None)
 }
 
 /// Reads the two trajectories of a comparison and aligns them.
