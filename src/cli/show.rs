@@ -173,6 +173,14 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
     if trajscope::formats::parquet::is_parquet(&path) {
         return open_row(&path, which);
     }
+    // A big Inspect `.json` log: only the sample asked for is read, never the file whole.
+    // First: its first keys tell it at once, where the trace index below would slim the
+    // whole document before knowing it is not an export.
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() >= lazy_above())
+        && let Some(log) = open_inspect_log(&path)?
+    {
+        return Ok(log.trajectory(pick(&path, which, log.len())?)?);
+    }
     // A big export of several trajectories made only at its end (OTel), or one too big to
     // read whole here: the one asked for, read back alone from the places of its spans.
     if (is_big(&path) || file_size(&path).is_some_and(|len| check_fits(&path, len).is_err()))
@@ -190,12 +198,6 @@ fn open_alone(file: &Path, which: Option<usize>) -> Result<Trajectory> {
                 path.display()
             ),
         };
-    }
-    // A big Inspect `.json` log: only the sample asked for is read, never the file whole.
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() >= lazy_above())
-        && let Some(log) = open_inspect_log(&path)?
-    {
-        return Ok(log.trajectory(pick(&path, which, log.len())?)?);
     }
     let loaded = load_file(&path)?;
     let mut trajectories = match loaded {

@@ -248,6 +248,10 @@ fn open_lazily(source: &TrajectoryRef, lazy_above: u64) -> Result<Option<Opened>
     if lazy_size(source, lazy_above).is_none() {
         return Ok(None);
     }
+    // A big Inspect `.json` log (told by its first keys): counted by its samples.
+    if let Some(log) = open_inspect_log(&source.path).map_err(|e| e.to_string())? {
+        return samples_opened(&log, &source.path).map(Some);
+    }
     // An export of several trajectories made only at its end (OTel): counted from the
     // places of its spans, and the only one read back alone, never every one held.
     if let Some((one, count)) = trace_at(&source.path, 1).map_err(|e| e.to_string())? {
@@ -279,17 +283,7 @@ fn read_opened(source: &TrajectoryRef) -> Result<Opened, String> {
     if is_big(&source.path)
         && let Some(log) = open_inspect_log(&source.path).map_err(|e| e.to_string())?
     {
-        return match log.len() {
-            0 => Err(format!(
-                "{}: no trajectory in the file",
-                source.path.display()
-            )),
-            1 => log
-                .trajectory(0)
-                .map(|t| Opened::One(Box::new(LoadedTrajectory::new(t))))
-                .map_err(|e| e.to_string()),
-            count => Ok(Opened::Several(count)),
-        };
+        return samples_opened(&log, &source.path);
     }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(mut trajectories) = loaded else {
@@ -315,18 +309,6 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
     {
         return crate::formats::parquet::read_row(&source.path, index).map_err(|e| e.to_string());
     }
-    // One trajectory of a big export made only at its end (OTel), read back alone.
-    if let Some(index) = source.index
-        && is_big(&source.path)
-        && let Some((one, _)) = trace_at(&source.path, index + 1).map_err(|e| e.to_string())?
-    {
-        return one.ok_or_else(|| {
-            format!(
-                "{}: the trajectory is no longer in the file",
-                source.path.display()
-            )
-        });
-    }
     // One sample of a big Inspect `.json` log, read back alone.
     if let Some(index) = source.index
         && is_big(&source.path)
@@ -340,6 +322,18 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
                     source.path.display()
                 )
             });
+    }
+    // One trajectory of a big export made only at its end (OTel), read back alone.
+    if let Some(index) = source.index
+        && is_big(&source.path)
+        && let Some((one, _)) = trace_at(&source.path, index + 1).map_err(|e| e.to_string())?
+    {
+        return one.ok_or_else(|| {
+            format!(
+                "{}: the trajectory is no longer in the file",
+                source.path.display()
+            )
+        });
     }
     let loaded = load_file(&source.path).map_err(|e| e.to_string())?;
     let Loaded::Trajectories(trajectories) = loaded else {
@@ -359,6 +353,18 @@ pub fn read_trajectory(source: &TrajectoryRef) -> Result<Trajectory, String> {
                 source.path.display()
             ),
         })
+}
+
+/// What an Inspect log read a sample at a time holds: its one trajectory, or how many.
+fn samples_opened(log: &SampleLog, path: &Path) -> Result<Opened, String> {
+    match log.len() {
+        0 => Err(format!("{}: no trajectory in the file", path.display())),
+        1 => log
+            .trajectory(0)
+            .map(|t| Opened::One(Box::new(LoadedTrajectory::new(t))))
+            .map_err(|e| e.to_string()),
+        count => Ok(Opened::Several(count)),
+    }
 }
 
 /// The trajectory of `log` at place `index` in the file: the `index`-th read, unless samples
