@@ -3,6 +3,7 @@
 //! sniff that tells whether a file may be such a log ([`may_be_log`]: the slim read is not
 //! worth starting on one), and the id of a sample too big to be held.
 
+use crate::formats::raw_json::string_end;
 use serde_json::Value;
 
 /// The members of the object `text` starts with (or of its first bytes): each key's text
@@ -15,27 +16,21 @@ fn members(text: &[u8]) -> Vec<(&[u8], usize)> {
     if text[start] != b'{' {
         return out;
     }
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    let mut string_at = 0;
+    let mut depth = 0usize;
     let mut last: Option<(usize, usize)> = None;
-    for (i, &b) in text.iter().enumerate().skip(start) {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-                if depth == 1 {
-                    last = Some((string_at, i));
-                }
-            }
-            continue;
-        }
+    let mut i = start;
+    while let Some(&b) = text.get(i) {
         match b {
             b'"' => {
-                in_string = true;
-                string_at = i + 1;
+                // An unterminated string ends what the first bytes say.
+                let Some(end) = string_end(text, i) else {
+                    break;
+                };
+                if depth == 1 {
+                    last = Some((i + 1, end - 1));
+                }
+                i = end;
+                continue;
             }
             b':' if depth == 1 => {
                 if let Some((from, to)) = last.take() {
@@ -56,6 +51,7 @@ fn members(text: &[u8]) -> Vec<(&[u8], usize)> {
             }
             _ => {}
         }
+        i += 1;
     }
     out
 }
