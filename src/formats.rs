@@ -18,6 +18,7 @@ mod discover;
 mod droid;
 mod error;
 mod eval_results;
+mod file_bytes;
 mod gemini_cli;
 mod hf_trace;
 mod inspect_ai;
@@ -54,6 +55,7 @@ pub use detect::{Kind, ResultsKind, detect, is_json_lines};
 pub use discover::{Candidate, discover, is_candidate_file};
 pub use error::LoadError;
 pub use eval_results::parse as parse_results;
+pub use file_bytes::with_file_bytes;
 pub use inspect_ai::{
     SampleLog, may_be_json_log as may_be_inspect_log, open_json_log as open_inspect_log,
     read_json_log as read_inspect_log,

@@ -69,8 +69,7 @@ pub fn load_file_with(path: &Path, detail: Detail) -> Result<Loaded, LoadError> 
     }
     // What the lazy read did not take is read whole: refused up front when that cannot fit.
     super::check_fits(path, len)?;
-    let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
-    load_bytes_with(path, &bytes, detail)
+    super::with_file_bytes(path, |bytes| load_bytes_with(path, bytes, detail))?
 }
 
 /// The first bytes of `path` (none when it cannot be read: the read that follows says why).
@@ -288,9 +287,10 @@ fn read_summaries(path: &Path) -> Result<CachedOutcome, LoadError> {
             None => Err(err),
         };
     }
-    let bytes = std::fs::read(path).map_err(|err| LoadError::io(path, err))?;
-    if let Some(summary) = super::swe_agent::raw_summary(path, &bytes) {
-        return Ok(CachedOutcome::Trajectories(vec![summary]));
-    }
-    load_bytes_with(path, &bytes, Detail::Steps).map(outcome)
+    super::with_file_bytes(path, |bytes| {
+        if let Some(summary) = super::swe_agent::raw_summary(path, bytes) {
+            return Ok(CachedOutcome::Trajectories(vec![summary]));
+        }
+        load_bytes_with(path, bytes, Detail::Steps).map(outcome)
+    })?
 }

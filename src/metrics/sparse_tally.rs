@@ -26,8 +26,8 @@ use super::raw_count::{Counted, Found, RawField, RawGated, RawTarget};
 use super::sequence::{self, Facts};
 use super::tally::TrajectoryTally;
 use crate::formats::{
-    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Skipped, Wanted, check_fits,
-    load_bytes_with, load_file_with, read_sparse,
+    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Skipped, Wanted, load_bytes_with,
+    load_file_with, read_sparse, with_file_bytes,
 };
 use crate::model::Trajectory;
 use std::path::Path;
@@ -201,18 +201,13 @@ pub(crate) fn read(path: &Path, matcher: &Matcher, sparse: bool) -> Read {
     let Some(plan) = plan.filter(|_| small) else {
         return Read::Loaded(load_file_with(path, Detail::Steps));
     };
-    let bytes = match std::fs::metadata(path)
-        .map_err(|err| LoadError::io(path, err))
-        .and_then(|m| check_fits(path, m.len()))
-        .and_then(|()| std::fs::read(path).map_err(|err| LoadError::io(path, err)))
-    {
-        Ok(bytes) => bytes,
-        Err(err) => return Read::Loaded(Err(err)),
-    };
-    match tally_bytes(path, &bytes, matcher, plan) {
-        Some(tallies) => Read::Tallied(tallies),
-        None => Read::Loaded(load_bytes_with(path, &bytes, Detail::Steps)),
-    }
+    let read = with_file_bytes(path, |bytes| {
+        match tally_bytes(path, bytes, matcher, plan) {
+            Some(tallies) => Read::Tallied(tallies),
+            None => Read::Loaded(load_bytes_with(path, bytes, Detail::Steps)),
+        }
+    });
+    read.unwrap_or_else(|err| Read::Loaded(Err(err)))
 }
 
 fn tally_bytes(
