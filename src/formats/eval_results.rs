@@ -4,7 +4,9 @@
 //! `report.json` files, run summaries `<model>.<run_id>.json`, `preds.json` and
 //! `all_preds.jsonl`, into a [`ResultsSource`] that knows which trajectories it speaks for.
 
-use super::json::{json_lines, str_field, strip_trailing_commas};
+mod prediction_line;
+
+use super::json::{json_line, nonblank_lines, str_field, strip_trailing_commas};
 use super::{LoadError, ResultsKind};
 use crate::model::{Prediction, ResultsSource, normalise_model};
 use serde_json::Value;
@@ -157,17 +159,33 @@ fn prediction_of(entry: &Value) -> Option<(String, Prediction)> {
     ))
 }
 
+/// The predictions of a JSON Lines file, in file order (a later line for the same instance
+/// wins): each line read by hand where it can be ([`prediction_line`]), else by serde; a
+/// line serde refuses is skipped.
+fn prediction_lines(path: &Path, bytes: &[u8]) -> HashMap<String, Prediction> {
+    let mut out = HashMap::new();
+    for (line_no, line, is_last) in nonblank_lines(bytes) {
+        let read = prediction_line::prediction_line(line).unwrap_or_else(|| {
+            json_line::<Value>(path, line_no, line, is_last)
+                .ok()
+                .and_then(|l| prediction_of(&l.value))
+        });
+        if let Some((id, prediction)) = read {
+            out.insert(id, prediction);
+        }
+    }
+    out
+}
+
 fn predictions(path: &Path, bytes: &[u8]) -> Result<HashMap<String, Prediction>, LoadError> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
     let entries: Vec<Value> = match first {
         Some(b'[') => {
             serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?
         }
-        Some(b'{') if super::detect::is_json_lines(bytes) => json_lines(path, bytes)
-            .0
-            .into_iter()
-            .map(|l| l.value)
-            .collect(),
+        Some(b'{') if super::detect::is_json_lines(bytes) => {
+            return Ok(prediction_lines(path, bytes));
+        }
         Some(b'{') => {
             let value: Value =
                 serde_json::from_slice(bytes).map_err(|err| LoadError::json(path, &err, 0))?;
