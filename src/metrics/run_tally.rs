@@ -291,6 +291,10 @@ fn tally(
 /// What the cache holds for `path`, if the file is unchanged and its tallies under `key`
 /// decode.
 fn cached(cache: &RunCache, path: &Path, key: &str) -> Option<Outcome> {
+    // Nothing to find (`--no-cache`, a first run): no `stat` of the file for it.
+    if cache.is_empty() {
+        return None;
+    }
     let (size, modified) = file_stamp(path)?;
     let entry = cache.get(path, size, modified)?;
     match &entry.outcome {
