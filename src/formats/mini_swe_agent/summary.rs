@@ -20,14 +20,16 @@
 
 mod members;
 mod observation;
+mod patch;
 
 use super::{RawMessage, step_from_answer, to_message};
 use crate::formats::detect::{Kind, detect, object_kind};
 use crate::formats::json::{Text, TopKeys};
-use crate::formats::raw_json::{self, Span, object_members, unescape_short};
+use crate::formats::raw_json::{self, Span, unescape_short};
 use crate::model::{
     Exactness, Format, Role, Step, StepContext, Trajectory, TrajectorySummary, Usage,
 };
+use members::Extra;
 use observation::Piece;
 use serde::de::DeserializeOwned;
 use std::path::Path;
@@ -98,7 +100,7 @@ struct Walk<'a> {
     step: Option<Answer>,
     steps: Vec<Done>,
     /// Each `exit` message's `content` and `extra`, read after `info` as the whole read does.
-    exits: Vec<[Option<Span>; 2]>,
+    exits: Vec<(Option<Span>, Extra)>,
     warnings: Vec<String>,
 }
 
@@ -160,17 +162,26 @@ impl<'a> Walk<'a> {
     /// One message at `at`, as `Messages::message` reads it; its end.
     fn message(&mut self, at: usize) -> Option<usize> {
         let bytes = self.bytes;
-        let (end, [role, content, tool_calls, tool_call_id, extra]) = object_members(
-            bytes,
-            at,
-            [
-                b"role",
-                b"content",
-                b"tool_calls",
-                b"tool_call_id",
-                b"extra",
-            ],
-        )?;
+        let mut spans: [Option<Span>; 4] = Default::default();
+        let mut extra = None;
+        let end = raw_json::walk_members(bytes, at, &mut |key, at| {
+            let slot = match key {
+                b"role" => 0,
+                b"content" => 1,
+                b"tool_calls" => 2,
+                b"tool_call_id" => 3,
+                b"extra" => {
+                    let (end, read) = members::extra(bytes, at)?;
+                    return extra.replace(read).is_none().then_some(end);
+                }
+                _ if key.contains(&b'\\') => return None,
+                _ => return raw_json::value_end(bytes, at),
+            };
+            let end = raw_json::value_end(bytes, at)?;
+            spans[slot].replace(at..end).is_none().then_some(end)
+        })?;
+        let [role, content, tool_calls, tool_call_id] = spans;
+        let extra = extra.unwrap_or_default();
         // `tool_call_id` is an `Option<String>`: serde refuses any other type.
         if tool_call_id
             .as_ref()
@@ -184,19 +195,18 @@ impl<'a> Walk<'a> {
         };
         self.seen += 1;
         if role == "exit" {
-            self.exits.push([content, extra]);
+            self.exits.push((content, extra));
             return Some(end);
         }
         match Role::parse(&role).unwrap_or(Role::User) {
             Role::Assistant => {
                 self.finish_step()?;
-                let calls = match &tool_calls {
-                    Some(s) => crate::formats::swe_agent::tool_calls(&decode(bytes, s)?),
-                    None => Vec::new(),
+                self.tool_mode_step = match &tool_calls {
+                    Some(s) => members::has_tool_call(bytes, s)?,
+                    None => false,
                 };
-                self.tool_mode_step = !calls.is_empty();
                 self.step = Some(Answer {
-                    usage: members::usage(bytes, extra.as_ref())?,
+                    usage: members::usage(bytes, &extra)?,
                     exit_code: None,
                     observation: None,
                     message: at..end,
@@ -220,7 +230,7 @@ impl<'a> Walk<'a> {
                         self.finish_step()?;
                         self.tool_mode_step = false;
                         self.steps.push(Done {
-                            usage: members::usage(bytes, extra.as_ref())?,
+                            usage: members::usage(bytes, &extra)?,
                             error: true,
                             message: None,
                         });
@@ -294,13 +304,17 @@ impl<'a> Walk<'a> {
                 None
             }
         };
-        let model = members::read_info(bytes, &mut trajectory, info.as_ref())?;
-        for [content, extra] in &self.exits {
-            members::read_exit(bytes, &mut trajectory, content.as_ref(), extra.as_ref())?;
+        let mut outcome = members::read_info(bytes, &mut trajectory, info.as_ref())?;
+        for (content, extra) in &self.exits {
+            let content = content.as_ref();
+            members::read_exit(bytes, &mut trajectory, &mut outcome, content, extra)?;
         }
-        trajectory.model = model;
+        trajectory.model = outcome.model;
         let mut summary = TrajectorySummary::of(&trajectory);
+        // The steps' decisions and the submission's lines, counted on the raw bytes (the
+        // trajectory holds neither the observations nor the submission).
         summary.error_steps = self.steps.iter().filter(|done| done.error).count();
+        summary.patch_lines = outcome.patch_lines.unwrap_or(0);
         Some(summary)
     }
 }

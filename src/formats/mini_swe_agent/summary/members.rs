@@ -6,27 +6,79 @@
 //! such a file is read the usual way.
 
 use super::decode;
+use super::patch::string_patch_lines;
 use crate::formats::json::{as_count, as_f64, content_text, f64_field, u64_field};
-use crate::formats::raw_json::{Span, object_members};
+use crate::formats::raw_json::{Span, object_members, value_end, walk_elements, walk_members};
 use crate::formats::swe_agent::read_exit_and_submission;
-use crate::model::{Trajectory, Usage};
+use crate::model::{Trajectory, Usage, count_patch_lines};
 use serde_json::{Map, Value};
 
-/// A step's usage from its message's `extra`, as the whole read's `usage` reads it:
-/// `response.usage`, else `model_response.usage`.
-pub(super) fn usage(bytes: &[u8], extra: Option<&Span>) -> Option<Usage> {
-    let Some(extra) = object(bytes, extra) else {
-        return Some(Usage::default());
+/// What a summary reads of a message's `extra`, found as the walk crosses it (once).
+#[derive(Default)]
+pub(super) struct Extra {
+    cost: Option<Span>,
+    /// `response.usage`, else `model_response.usage` (as `pointer` finds them).
+    usage: Option<Span>,
+    exit_status: Option<Span>,
+    submission: Option<Span>,
+}
+
+/// The `extra` at `at` (any JSON value) crossed, with what the summary reads of it; its end.
+pub(super) fn extra(bytes: &[u8], at: usize) -> Option<(usize, Extra)> {
+    if bytes[at] != b'{' {
+        return Some((value_end(bytes, at)?, Extra::default()));
+    }
+    let mut found: [Option<Span>; 5] = Default::default();
+    let mut seen = [false; 2];
+    let end = walk_members(bytes, at, &mut |key, at| {
+        let slot = match key {
+            b"cost" => 0,
+            b"exit_status" => 1,
+            b"submission" => 2,
+            b"response" | b"model_response" => {
+                let slot = if key == b"response" { 3 } else { 4 };
+                let (end, usage) = usage_member(bytes, at)?;
+                // Present twice: a value keeps the last one; read such a file whole.
+                if std::mem::replace(&mut seen[slot - 3], true) {
+                    return None;
+                }
+                found[slot] = usage;
+                return Some(end);
+            }
+            _ if key.contains(&b'\\') => return None,
+            _ => return value_end(bytes, at),
+        };
+        let end = value_end(bytes, at)?;
+        found[slot].replace(at..end).is_none().then_some(end)
+    })?;
+    let [cost, exit_status, submission, response, model_response] = found;
+    let extra = Extra {
+        cost,
+        usage: response.or(model_response),
+        exit_status,
+        submission,
     };
-    let (_, [cost, response, model_response]) = object_members(
-        bytes,
-        extra.start,
-        [b"cost", b"response", b"model_response"],
-    )?;
-    let usage = match member(bytes, response.as_ref(), b"usage")? {
-        Some(usage) => Some(usage),
-        None => member(bytes, model_response.as_ref(), b"usage")?,
-    };
+    Some((end, extra))
+}
+
+/// The `usage` member of the value at `at` (none when it is not an object); its end.
+fn usage_member(bytes: &[u8], at: usize) -> Option<(usize, Option<Span>)> {
+    if bytes[at] != b'{' {
+        return Some((value_end(bytes, at)?, None));
+    }
+    let mut usage = None;
+    let end = walk_members(bytes, at, &mut |key, at| {
+        if key.contains(&b'\\') {
+            return None;
+        }
+        let end = value_end(bytes, at)?;
+        (key != b"usage" || usage.replace(at..end).is_none()).then_some(end)
+    })?;
+    Some((end, usage))
+}
+
+/// A step's usage from its message's `extra`, as the whole read's `usage` reads it.
+pub(super) fn usage(bytes: &[u8], extra: &Extra) -> Option<Usage> {
     let [
         prompt,
         input,
@@ -34,7 +86,7 @@ pub(super) fn usage(bytes: &[u8], extra: Option<&Span>) -> Option<Usage> {
         output,
         prompt_details,
         completion_details,
-    ] = match object(bytes, usage.as_ref()) {
+    ] = match object(bytes, extra.usage.as_ref()) {
         Some(usage) => {
             object_members(
                 bytes,
@@ -55,7 +107,7 @@ pub(super) fn usage(bytes: &[u8], extra: Option<&Span>) -> Option<Usage> {
     let cached = member(bytes, prompt_details.as_ref(), b"cached_tokens")?;
     let reasoning = member(bytes, completion_details.as_ref(), b"reasoning_tokens")?;
     Some(Usage {
-        cost: match &cost {
+        cost: match &extra.cost {
             Some(s) => as_f64(&decode(bytes, s)?),
             None => None,
         },
@@ -75,15 +127,27 @@ pub(super) fn usage(bytes: &[u8], extra: Option<&Span>) -> Option<Usage> {
     })
 }
 
-/// `info` read into `trajectory` as the whole read's `read_info` reads it (exit status,
-/// submission, cost and API calls); the model it names (`config.model.model_name`).
+/// What `info` and the `exit` messages say of how the run ended.
+pub(super) struct Outcome {
+    pub model: Option<String>,
+    /// The submitted patch's line count, once a submission is known (a blank one is not).
+    pub patch_lines: Option<usize>,
+}
+
+/// `info` read into `trajectory` as the whole read's `read_info` reads it (exit status, cost
+/// and API calls); the model it names (`config.model.model_name`) and its submission's
+/// patch lines.
 pub(super) fn read_info(
     bytes: &[u8],
     trajectory: &mut Trajectory,
     info: Option<&Span>,
-) -> Option<Option<String>> {
+) -> Option<Outcome> {
+    let mut outcome = Outcome {
+        model: None,
+        patch_lines: None,
+    };
     let Some(info) = object(bytes, info) else {
-        return Some(None);
+        return Some(outcome);
     };
     let (_, [exit_status, submission, model_stats, config]) = object_members(
         bytes,
@@ -91,12 +155,15 @@ pub(super) fn read_info(
         [b"exit_status", b"submission", b"model_stats", b"config"],
     )?;
     let mut picked = Map::new();
-    for (key, span) in [("exit_status", exit_status), ("submission", submission)] {
-        if let Some(span) = span {
-            picked.insert(key.to_string(), decode(bytes, &span)?);
-        }
+    if let Some(span) = exit_status {
+        picked.insert("exit_status".to_string(), decode(bytes, &span)?);
     }
+    // The submission is only counted: `read_exit_and_submission` keeps a string that is not
+    // blank, and a text is blank exactly when it has no patch line.
     read_exit_and_submission(trajectory, &Value::Object(picked));
+    if let Some(span) = submission {
+        outcome.patch_lines = string_patch_lines(bytes, &span)?.filter(|&n| n > 0);
+    }
     if let Some(span) = model_stats {
         let stats: Value = decode(bytes, &span)?;
         trajectory.usage.cost = f64_field(&stats, "instance_cost");
@@ -104,52 +171,44 @@ pub(super) fn read_info(
     }
     let model = member(bytes, config.as_ref(), b"model")?;
     let name = member(bytes, model.as_ref(), b"model_name")?;
-    Some(match name {
-        Some(span) => match decode(bytes, &span)? {
-            Value::String(name) => Some(name),
-            _ => None,
-        },
-        None => None,
-    })
+    if let Some(span) = name
+        && let Value::String(name) = decode(bytes, &span)?
+    {
+        outcome.model = Some(name);
+    }
+    Some(outcome)
 }
 
-/// An `exit` message read into `trajectory` as the whole read's `read_exit` reads it: its
-/// status, and its submission (`extra.submission`, else its content) when none is known.
+/// An `exit` message read as the whole read's `read_exit` reads it: its status into
+/// `trajectory`, and its submission (`extra.submission` when a string, else its content)
+/// counted into `outcome` when none is known.
 pub(super) fn read_exit(
     bytes: &[u8],
     trajectory: &mut Trajectory,
+    outcome: &mut Outcome,
     content: Option<&Span>,
-    extra: Option<&Span>,
+    extra: &Extra,
 ) -> Option<()> {
-    let [status, submission] = match object(bytes, extra) {
-        Some(extra) => object_members(bytes, extra.start, [b"exit_status", b"submission"])?.1,
-        None => [None, None],
-    };
+    let (status, submission) = (extra.exit_status.clone(), extra.submission.clone());
     if let Some(span) = status
         && let Value::String(status) = decode(bytes, &span)?
     {
         trajectory.exit_status = Some(status);
     }
-    if trajectory.submission.is_some() {
+    if outcome.patch_lines.is_some() {
         return Some(());
     }
     let given = match submission {
-        Some(span) => match decode(bytes, &span)? {
-            Value::String(text) => Some(text),
-            _ => None,
-        },
+        Some(span) => string_patch_lines(bytes, &span)?,
         None => None,
     };
-    let submission = match given {
-        Some(text) => text,
-        None => match content {
-            Some(span) => content_text(&decode(bytes, span)?),
-            None => String::new(),
-        },
+    let lines = match (given, content) {
+        (Some(lines), _) => lines,
+        (None, None) => 0,
+        (None, Some(span)) if bytes[span.start] == b'"' => string_patch_lines(bytes, span)??,
+        (None, Some(span)) => count_patch_lines(&content_text(&decode(bytes, span)?)),
     };
-    if !submission.trim().is_empty() {
-        trajectory.submission = Some(submission);
-    }
+    outcome.patch_lines = (lines > 0).then_some(lines);
     Some(())
 }
 
@@ -187,4 +246,26 @@ fn count(
         return Some(std::str::from_utf8(raw).ok()?.parse().ok());
     }
     Some(read(&decode(bytes, span)?))
+}
+
+/// Whether the `tool_calls` at `span` hold a call `swe_agent::tool_calls` keeps: an item
+/// whose `function` (or the item itself, without one) has a string `name`.
+pub(super) fn has_tool_call(bytes: &[u8], span: &Span) -> Option<bool> {
+    if bytes[span.start] != b'[' {
+        return Some(false);
+    }
+    let mut found = false;
+    walk_elements(bytes, span.start, &mut |at| {
+        let end = value_end(bytes, at)?;
+        if !found && bytes[at] == b'{' {
+            let (_, [function, name]) = object_members(bytes, at, [b"function", b"name"])?;
+            let name = match function {
+                Some(function) => member(bytes, Some(&function), b"name")?,
+                None => name,
+            };
+            found = name.is_some_and(|s| bytes[s.start] == b'"');
+        }
+        Some(end)
+    })?;
+    Some(found)
 }
