@@ -203,6 +203,52 @@ fn tool_call_mode_steps_errors_and_usage_agree() {
 }
 
 #[test]
+fn tool_call_shapes_and_usage_places_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |calls: Value, extra: Value| json!({"role": "assistant", "content": "go\n```bash\nls\n```", "tool_calls": calls, "extra": extra});
+    let call =
+        json!({"id": "c", "function": {"name": "bash", "arguments": "{\"command\": \"pwd\"}"}});
+    let mut messages = start();
+    for (calls, extra) in [
+        // No call kept (an empty list, a function without a name, a name that is not a
+        // string, not a list): a text-mode step, answered by the next user message.
+        (
+            json!([]),
+            json!({"response": "not an object", "model_response": {"usage": {"prompt_tokens": 3}}}),
+        ),
+        (
+            json!([{"function": "bash"}, 7]),
+            json!({"response": {"id": "r"}, "model_response": {"usage": {"prompt_tokens": 4}}}),
+        ),
+        (
+            json!([{"function": {"name": 5}}]),
+            json!({"response": {"usage": null}, "model_response": {"usage": {"prompt_tokens": 5}}}),
+        ),
+        (json!({"name": "bash"}), json!("not an object")),
+        // A call named at the top of the item, then one under `function`: tool mode.
+        (
+            json!([{"name": "bash", "arguments": "{}"}]),
+            json!({"cost": 1.5e-3, "response": {"usage": {"prompt_tokens": 1.0e3, "completion_tokens": -1}}}),
+        ),
+        (
+            json!([7, call]),
+            json!({"cost": null, "response": {"usage": {"prompt_tokens": 12345678901234567890u64, "prompt_tokens_details": {"cached_tokens": "3"}}}}),
+        ),
+    ] {
+        messages.push(with(calls, extra));
+        messages.push(json!({"role": "user", "content": "<returncode>1</returncode>"}));
+        messages.push(tool(json!(
+            "<returncode>0</returncode>\nerror: seen in tool mode only"
+        )));
+    }
+    let raw = agrees(dir.path(), "shapes", &object(messages));
+    // Four text steps take the user message (code 1: errors) and then the tool message; the
+    // two tool-mode steps leave it to be a rejected call (an error), after which the tool
+    // message finds no step (a warning).
+    assert_eq!((raw.steps, raw.error_steps, raw.warnings.len()), (8, 6, 2));
+}
+
+#[test]
 fn text_mode_lists_exits_and_warnings_agree() {
     let dir = tempfile::tempdir().unwrap();
     let text_answer = |command: &str| {
