@@ -18,10 +18,13 @@ use crate::model::{ERROR_HEAD, NOT_AN_ERROR, error_marker_finder};
 use aho_corasick::Input;
 
 /// `Some(whether the text reads like an error)` for the raw inside of a JSON string
-/// (between its quotes, still escaped); `None` when it holds a `\u` escape (or the marker
-/// automaton cannot be built): decode it then.
+/// (between its quotes, still escaped); `None` when it holds a `\u` escape within reach of
+/// the head (or the marker automaton cannot be built): decode it then.
 pub(crate) fn raw_reads_as_error(raw: &[u8]) -> Option<bool> {
-    if memchr::memmem::find(raw, b"\\u").is_some() {
+    // Only the escapes before the head's end matter; with two-byte escapes alone the head
+    // ends by twice its length in raw bytes (and an escape cut there is seen whole).
+    let near = &raw[..raw.len().min(2 * ERROR_HEAD + 2)];
+    if memchr::memmem::find(near, b"\\u").is_some() {
         return None;
     }
     let markers = error_marker_finder()?;

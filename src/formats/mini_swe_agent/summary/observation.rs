@@ -103,22 +103,23 @@ fn raw_return_code(raw: &[u8]) -> Option<Option<i64>> {
         Some(&b) if b <= b' ' || b == b'\\' || b == b'{' || !b.is_ascii() => return None,
         Some(_) => {}
     }
-    if memmem::find(raw, b"\\u").is_some() {
-        return None;
-    }
+    // A `\u` escape matters only before the tags' end (it could spell a tag there).
+    let has_u = |upto: usize| memmem::find(&raw[..upto], b"\\u").is_some();
     let Some(open) = memmem::find(raw, OPEN) else {
-        return Some(None);
+        return (!has_u(raw.len())).then_some(None);
     };
     let from = open + OPEN.len();
     match memmem::find(&raw[from..], CLOSE) {
         Some(len) => {
             let number = &raw[from..from + len];
-            if number.contains(&b'\\') {
+            if number.contains(&b'\\') || has_u(open) {
                 return None;
             }
             Some(std::str::from_utf8(number).ok()?.trim().parse().ok())
         }
-        None if memmem::find(&raw[from..], b"<\\/returncode>").is_some() => None,
+        None if has_u(raw.len()) || memmem::find(&raw[from..], b"<\\/returncode>").is_some() => {
+            None
+        }
         None => Some(None),
     }
 }
