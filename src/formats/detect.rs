@@ -133,13 +133,11 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     })
 }
 
-/// What [`detect`] makes of the `{…}` document `body` (from its first byte) whose top-level
-/// keys, read by the caller, are `keys`; `None` when it would look further than the keys
-/// (JSON Lines, results keyed by instance id) or finds no kind.
+/// What [`detect`] makes of the `{…}` document `body` (from its first byte) that the caller
+/// read as one JSON value (so not JSON Lines: a first line that is a whole value ends that
+/// value) and whose top-level keys are `keys`; `None` when it would look further than the
+/// keys (results keyed by instance id) or finds no kind.
 pub(crate) fn object_kind(body: &[u8], keys: &TopKeys) -> Option<Kind> {
-    if is_json_lines(body) {
-        return None;
-    }
     if let Some(format) = format_from_first_key(body) {
         return Some(Kind::Trajectories(format));
     }

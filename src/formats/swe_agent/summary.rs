@@ -20,10 +20,10 @@
 
 use super::plain::Plain;
 use super::{File, RawMessage, RawStep, build};
+use crate::formats::detect::{self, Kind};
 use crate::formats::error_head;
 use crate::formats::json::Text;
 use crate::formats::raw_json::{self, Span};
-use crate::formats::{Kind, detect};
 use crate::model::{Format, TrajectorySummary, observation_reads_as_error};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -33,13 +33,15 @@ use std::path::Path;
 /// exactly (read it the usual way).
 pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    if bytes[start] != b'{'
-        || !matches!(
-            detect(path, bytes),
+    // What `detect` says, without its look for JSON Lines when the first key names
+    // SWE-agent: the walk below reads the whole document as one value or gives up, and a
+    // document that is one value is not JSON Lines.
+    let swe_agent = detect::format_from_first_key(&bytes[start..]) == Some(Format::SweAgent)
+        || matches!(
+            detect::detect(path, bytes),
             Ok(Kind::Trajectories(Format::SweAgent))
-        )
-        || !raw_json::is_utf8(bytes)
-    {
+        );
+    if bytes[start] != b'{' || !swe_agent || !raw_json::is_utf8(bytes) {
         return None;
     }
     // The two lists are read as the walk meets them (crossed once); the rest kept as spans.
