@@ -271,7 +271,7 @@ impl<'a> Walk<'a> {
             .steps
             .iter()
             .map(|done| Step {
-                usage: done.usage.clone(),
+                usage: done.usage,
                 ..Step::default()
             })
             .collect();
@@ -331,10 +331,10 @@ impl Answer {
 
 /// The text of a member read as [`Text`] (a string by hand in its common form).
 fn text(bytes: &[u8], span: &Span) -> Option<String> {
-    if bytes[span.start] == b'"' {
-        if let Some(text) = unescape_short(&bytes[span.start + 1..span.end - 1]) {
-            return Some(text);
-        }
+    if bytes[span.start] == b'"'
+        && let Some(text) = unescape_short(&bytes[span.start + 1..span.end - 1])
+    {
+        return Some(text);
     }
     decode::<Text>(bytes, span).map(|t| t.0)
 }

@@ -118,9 +118,12 @@ mod tests {
             let quoted = serde_json::to_string(text).unwrap();
             let ascii: String = quoted[1..quoted.len() - 1]
                 .chars()
-                .map(|c| match c.is_ascii() {
-                    true => c.to_string(),
-                    false => format!("\\u{:04x}", c as u32),
+                .map(|c| {
+                    if c.is_ascii() {
+                        c.to_string()
+                    } else {
+                        format!("\\u{:04x}", c as u32)
+                    }
                 })
                 .collect();
             let want = Some(count_patch_lines(text));
