@@ -17,6 +17,7 @@ mod detect;
 mod discover;
 mod droid;
 mod error;
+mod error_head;
 mod eval_results;
 mod file_bytes;
 mod gemini_cli;
@@ -35,6 +36,7 @@ pub mod parquet;
 mod pythonic;
 mod raw;
 pub(crate) mod raw_json;
+mod raw_summary;
 mod read_count;
 mod results_search;
 mod revisit;
@@ -69,6 +71,7 @@ pub use load::{
     load_run_summaries,
 };
 pub(crate) use raw_json::unescape_short;
+pub use raw_summary::raw_summary;
 pub use results_search::{named_results, results_above};
 pub use revisit::open_revisited;
 pub use run_cache::{CacheEntry, CachedOutcome, RunCache, file_stamp, metadata_stamp};
@@ -78,7 +81,7 @@ pub use stream::{
     AppendedLog, SLIM_ABOVE, StepAt, open as open_bounded, read as read_bounded, step_at,
     visit as visit_bounded, visit_traces as visit_traces_bounded,
 };
-pub use swe_agent::{LongText, Look, Skipped, Wanted, raw_summary, read_sparse};
+pub use swe_agent::{LongText, Look, Skipped, Wanted, read_sparse};
 pub use text_logs::{
     Out as TextLogOut, is_big_text_log, summaries as text_log_summaries, visit as visit_text_log,
 };

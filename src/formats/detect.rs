@@ -122,10 +122,7 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
             .and_then(|text| serde_json::from_str(&strip_trailing_commas(text)).ok())
             .ok_or_else(|| LoadError::json(path, &strict, 0))?,
     };
-    if let Some(format) = cli_agents::document(&keys) {
-        return Ok(Kind::Trajectories(format));
-    }
-    if let Some(kind) = classify_object(&keys) {
+    if let Some(kind) = kind_from_keys(&keys) {
         return Ok(kind);
     }
     // Keyed by instance id: a report or predictions, told apart by the values.
@@ -134,6 +131,24 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     classify_keyed_results(&value).ok_or_else(|| {
         LoadError::unrecognized(path, format!("a JSON object with keys {}", keys.preview()))
     })
+}
+
+/// What [`detect`] makes of the `{…}` document `body` (from its first byte) that the caller
+/// read as one JSON value (so not JSON Lines: a first line that is a whole value ends that
+/// value) and whose top-level keys are `keys`; `None` when it would look further than the
+/// keys (results keyed by instance id) or finds no kind.
+pub(crate) fn object_kind(body: &[u8], keys: &TopKeys) -> Option<Kind> {
+    if let Some(format) = format_from_first_key(body) {
+        return Some(Kind::Trajectories(format));
+    }
+    kind_from_keys(keys)
+}
+
+/// The kind a `{…}` document's top-level keys name, the coding-agent CLIs' first.
+fn kind_from_keys(keys: &TopKeys) -> Option<Kind> {
+    cli_agents::document(keys)
+        .map(Kind::Trajectories)
+        .or_else(|| classify_object(keys))
 }
 
 /// A shortcut for the big files of a run: SWE-agent writes `environment` or `trajectory`

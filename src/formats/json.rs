@@ -149,7 +149,12 @@ pub fn as_f64(value: &Value) -> Option<f64> {
 }
 
 pub fn u64_field(value: &Value, key: &str) -> Option<u64> {
-    match value.get(key)? {
+    as_count(value.get(key)?)
+}
+
+/// A count as logs write it: a number (a float cut to its whole part) or a numeric string.
+pub fn as_count(value: &Value) -> Option<u64> {
+    match value {
         Value::Number(n) => n.as_u64().or_else(|| n.as_f64().map(|f| f as u64)),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,

@@ -263,8 +263,8 @@ fn summarise(path: &Path, cache: &RunCache) -> FileRead<(PathBuf, CachedOutcome)
     }
 }
 
-/// A file's summaries by reading it: a small SWE-agent `.traj` from its raw bytes, without
-/// building its steps' texts ([`super::swe_agent::raw_summary`]), anything else read at
+/// A file's summaries by reading it: a small SWE-agent or mini-swe-agent file from its raw bytes, without
+/// building its steps' texts ([`super::raw_summary`]), anything else read at
 /// [`Detail::Steps`] and summarised.
 fn read_summaries(path: &Path) -> Result<CachedOutcome, LoadError> {
     let outcome = |loaded| match loaded {
@@ -288,7 +288,7 @@ fn read_summaries(path: &Path) -> Result<CachedOutcome, LoadError> {
         };
     }
     super::with_file_bytes(path, |bytes| {
-        if let Some(summary) = super::swe_agent::raw_summary(path, bytes) {
+        if let Some(summary) = super::raw_summary(path, bytes) {
             return Ok(CachedOutcome::Trajectories(vec![summary]));
         }
         load_bytes_with(path, bytes, Detail::Steps).map(outcome)

@@ -8,8 +8,10 @@
 //! message (1.1+) or `info.exit_status` (v1).
 
 mod messages;
+mod summary;
 
 pub use messages::Messages;
+pub use summary::summary as raw_summary;
 
 use super::LoadError;
 use super::json::{Text, content_text, f64_field, u64_field};

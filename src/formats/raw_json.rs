@@ -191,6 +191,29 @@ pub(crate) fn members(
     })
 }
 
+/// The members of the object at `at` named in `wanted`, and its end; `None` when it is not
+/// an object, repeats a member of `wanted` (serde refuses duplicates in a struct and keeps the
+/// last in a value: the caller reads such a file the usual way) or has a key with an escape.
+pub(crate) fn object_members<const N: usize>(
+    bytes: &[u8],
+    at: usize,
+    wanted: [&[u8]; N],
+) -> Option<(usize, [Option<Span>; N])> {
+    if bytes.get(at) != Some(&b'{') {
+        return None;
+    }
+    let mut found: [Option<Span>; N] = std::array::from_fn(|_| None);
+    let end = members(
+        bytes,
+        at,
+        &mut |key, value| match wanted.iter().position(|w| *w == key) {
+            Some(i) => found[i].replace(value).is_none(),
+            None => !key.contains(&b'\\'),
+        },
+    )?;
+    Some((end, found))
+}
+
 /// Like [`members`], but `each` is given where each value starts and reads it itself,
 /// returning its end (`None` to give up): a value read member by member is then crossed
 /// once, not once to find its end and again to read it.

@@ -18,13 +18,12 @@
 //!
 //! [`Step::is_error`]: crate::model::Step::is_error
 
-mod error_head;
-
 use super::plain::Plain;
 use super::{File, RawMessage, RawStep, build};
+use crate::formats::detect::{self, Kind};
+use crate::formats::error_head;
 use crate::formats::json::Text;
 use crate::formats::raw_json::{self, Span};
-use crate::formats::{Kind, detect};
 use crate::model::{Format, TrajectorySummary, observation_reads_as_error};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -34,13 +33,15 @@ use std::path::Path;
 /// exactly (read it the usual way).
 pub fn summary(path: &Path, bytes: &[u8]) -> Option<TrajectorySummary> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    if bytes[start] != b'{'
-        || !matches!(
-            detect(path, bytes),
+    // What `detect` says, without its look for JSON Lines when the first key names
+    // SWE-agent: the walk below reads the whole document as one value or gives up, and a
+    // document that is one value is not JSON Lines.
+    let swe_agent = detect::format_from_first_key(&bytes[start..]) == Some(Format::SweAgent)
+        || matches!(
+            detect::detect(path, bytes),
             Ok(Kind::Trajectories(Format::SweAgent))
-        )
-        || !raw_json::is_utf8(bytes)
-    {
+        );
+    if bytes[start] != b'{' || !swe_agent || !raw_json::is_utf8(bytes) {
         return None;
     }
     // The two lists are read as the walk meets them (crossed once); the rest kept as spans.
@@ -115,31 +116,10 @@ fn list<T>(
     Some((end, items))
 }
 
-/// The members of the object at `at` named in `wanted`, and its end; `None` when it is not
-/// an object or repeats a member of `wanted` (serde refuses duplicates).
-fn object_members<const N: usize>(
-    bytes: &[u8],
-    at: usize,
-    wanted: [&[u8]; N],
-) -> Option<(usize, [Option<Span>; N])> {
-    if bytes.get(at) != Some(&b'{') {
-        return None;
-    }
-    let mut found: [Option<Span>; N] = std::array::from_fn(|_| None);
-    let end = raw_json::members(bytes, at, &mut |key, value| match wanted
-        .iter()
-        .position(|w| *w == key)
-    {
-        Some(i) => found[i].replace(value).is_none(),
-        None => !key.contains(&b'\\'),
-    })?;
-    Some((end, found))
-}
-
 /// One step: its action decoded, whether it has an exact context; its observation's error
 /// decision added to `error_steps`; observation, thought and response left empty.
 fn step(bytes: &[u8], at: usize, error_steps: &mut usize) -> Option<(usize, RawStep)> {
-    let (end, [action, observation, query, messages]) = object_members(
+    let (end, [action, observation, query, messages]) = raw_json::object_members(
         bytes,
         at,
         [b"action", b"observation", b"query", b"messages"],
@@ -168,7 +148,7 @@ fn presence(bytes: &[u8], span: &Option<Span>) -> Option<Option<Vec<RawMessage>>
 /// One history message with what matching steps to answers reads: the content only of the
 /// answers that log no action (`match_answer` looks in the content only then).
 fn message(bytes: &[u8], at: usize) -> Option<(usize, RawMessage)> {
-    let (end, [role, content, agent, is_demo, action]) = object_members(
+    let (end, [role, content, agent, is_demo, action]) = raw_json::object_members(
         bytes,
         at,
         [b"role", b"content", b"agent", b"is_demo", b"action"],

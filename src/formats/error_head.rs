@@ -9,16 +9,22 @@
 //! one decoded byte, so where the first 16 KiB of decoded text end in the raw bytes is
 //! counted escape by escape. A string with a `\u` escape is decoded instead (by the caller).
 //!
+//! Shared by the raw summaries of SWE-agent (`swe_agent/summary.rs`) and mini-swe-agent
+//! (`mini_swe_agent/summary.rs`).
+//!
 //! [`Step::is_error`]: crate::model::Step::is_error
 
 use crate::model::{ERROR_HEAD, NOT_AN_ERROR, error_marker_finder};
 use aho_corasick::Input;
 
 /// `Some(whether the text reads like an error)` for the raw inside of a JSON string
-/// (between its quotes, still escaped); `None` when it holds a `\u` escape (or the marker
-/// automaton cannot be built): decode it then.
-pub(super) fn raw_reads_as_error(raw: &[u8]) -> Option<bool> {
-    if memchr::memmem::find(raw, b"\\u").is_some() {
+/// (between its quotes, still escaped); `None` when it holds a `\u` escape within reach of
+/// the head (or the marker automaton cannot be built): decode it then.
+pub(crate) fn raw_reads_as_error(raw: &[u8]) -> Option<bool> {
+    // Only the escapes before the head's end matter; with two-byte escapes alone the head
+    // ends by twice its length in raw bytes (and an escape cut there is seen whole).
+    let near = &raw[..raw.len().min(2 * ERROR_HEAD + 2)];
+    if memchr::memmem::find(near, b"\\u").is_some() {
         return None;
     }
     let markers = error_marker_finder()?;
