@@ -7,6 +7,7 @@
 //! after the messages: they are applied at the end, in the order the whole read applied
 //! them, so both reads give the same trajectory.
 
+use super::extra::Info;
 use super::{
     MiniObject, RawMessage, add_observation, read_exit, read_info, rejected_reply,
     step_from_answer, to_message, usage,
@@ -142,15 +143,15 @@ impl Messages {
                             context: Some(context),
                             // 2.x keeps the rejected reply and its usage in the error's
                             // `extra`: the call happened and was paid for.
-                            usage: usage(&raw.extra),
+                            usage: usage(&raw.extra.0),
                             ..Step::default()
                         };
-                        if let Some(reply) = rejected_reply(&raw.extra) {
+                        if let Some(reply) = rejected_reply(&raw.extra.0) {
                             rejected.thought = reply.clone();
                             rejected.response = reply;
                         }
-                        if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str)
-                        {
+                        let kind = raw.extra.0.interrupt_type.as_ref();
+                        if let Some(kind) = kind.and_then(Value::as_str) {
                             rejected.tool = Some(format!("({kind})"));
                         }
                         self.push_step(rejected);
@@ -206,21 +207,18 @@ impl Messages {
                 if let Some(id) = header.instance_id.filter(|id| !id.is_empty()) {
                     trajectory.instance_id = id;
                 }
-                header.info
+                header.info.0
             }
             None => {
                 trajectory.format_detail = Some("message list".into());
-                Value::Null
+                Info::default()
             }
         };
         read_info(&mut trajectory, &info);
         for exit in &self.exits {
             read_exit(&mut trajectory, exit);
         }
-        trajectory.model = info
-            .pointer("/config/model/model_name")
-            .and_then(Value::as_str)
-            .map(String::from);
+        trajectory.model = info.model_name().and_then(Value::as_str).map(String::from);
         Ok(trajectory)
     }
 }
