@@ -122,10 +122,7 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
             .and_then(|text| serde_json::from_str(&strip_trailing_commas(text)).ok())
             .ok_or_else(|| LoadError::json(path, &strict, 0))?,
     };
-    if let Some(format) = cli_agents::document(&keys) {
-        return Ok(Kind::Trajectories(format));
-    }
-    if let Some(kind) = classify_object(&keys) {
+    if let Some(kind) = kind_of_keys(&keys) {
         return Ok(kind);
     }
     // Keyed by instance id: a report or predictions, told apart by the values.
@@ -134,6 +131,16 @@ fn detect_object_or_lines(path: &Path, body: &[u8]) -> Result<Kind, LoadError> {
     classify_keyed_results(&value).ok_or_else(|| {
         LoadError::unrecognized(path, format!("a JSON object with keys {}", keys.preview()))
     })
+}
+
+/// What a JSON document (not JSON Lines, not starting with [`format_from_first_key`]'s keys)
+/// whose top-level keys are `keys` is, when its keys tell: for readers that walked the
+/// document already (the raw-byte tally of mini-swe-agent files).
+pub(super) fn kind_of_keys(keys: &TopKeys) -> Option<Kind> {
+    if let Some(format) = cli_agents::document(keys) {
+        return Some(Kind::Trajectories(format));
+    }
+    classify_object(keys)
 }
 
 /// A shortcut for the big files of a run: SWE-agent writes `environment` or `trajectory`

@@ -9,8 +9,10 @@
 
 mod extra;
 mod messages;
+mod sparse;
 
 pub use messages::Messages;
+pub use sparse::{MiniSparse, read as read_sparse};
 
 use super::LoadError;
 use super::json::{Text, as_f64, content_text, f64_field, u64_field};

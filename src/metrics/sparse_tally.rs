@@ -26,8 +26,8 @@ use super::raw_count::{Counted, Found, RawField, RawGated, RawTarget};
 use super::sequence::{self, Facts};
 use super::tally::TrajectoryTally;
 use crate::formats::{
-    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Skipped, Wanted, check_fits,
-    load_bytes_with, load_file_with, read_sparse,
+    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, MiniSparse, Skipped, Wanted, check_fits,
+    load_bytes_with, load_file_with, read_mini_sparse, read_sparse,
 };
 use crate::model::Trajectory;
 use std::path::Path;
@@ -226,7 +226,11 @@ fn tally_bytes(
         look: &look,
         repeated_observations: plan.repeated_observations,
     };
-    let (trajectory, skipped) = read_sparse(path, bytes, &wanted)?;
+    let (trajectory, skipped) = match read_mini_sparse(path, bytes, &wanted) {
+        MiniSparse::Read(trajectory, skipped) => (*trajectory, skipped),
+        MiniSparse::Whole => return None,
+        MiniSparse::Other => read_sparse(path, bytes, &wanted)?,
+    };
     let error_at = |i: usize| {
         skipped
             .get(i)

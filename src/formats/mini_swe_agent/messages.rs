@@ -126,10 +126,7 @@ impl Messages {
                 self.trajectory.task = Some(task_from_prompt(&message.content));
             }
             Role::User => {
-                let answers_text_step = self
-                    .step
-                    .as_ref()
-                    .is_some_and(|s| !self.tool_mode_step && s.observation.is_empty());
+                let answers_text_step = self.answers_text_step();
                 match self.step.as_mut() {
                     Some(s) if answers_text_step => add_observation(s, &message.content),
                     _ => {
@@ -164,6 +161,31 @@ impl Messages {
         if !self.release || self.keep_pool {
             self.trajectory.push_message(message);
         }
+    }
+
+    /// Whether a user message now is the open step's observation (text mode), not a model
+    /// call whose answer was rejected.
+    fn answers_text_step(&self) -> bool {
+        self.step
+            .as_ref()
+            .is_some_and(|s| !self.tool_mode_step && s.observation.is_empty())
+    }
+
+    /// Whether a message of `role` (not `exit`) fed now would be an observation of the open
+    /// step: a tool message, or a user message answering a text-mode step. The raw-byte
+    /// read ([`super::sparse`]) feeds those with a stand-in text and reads the text itself.
+    pub(super) fn observes(&self, role: Role) -> bool {
+        match role {
+            Role::Tool => self.step.is_some(),
+            Role::User => self.seen_task && self.answers_text_step(),
+            Role::Assistant | Role::System => false,
+        }
+    }
+
+    /// Where the open step will be among the trajectory's steps (none are taken).
+    pub(super) fn open_step(&self) -> Option<usize> {
+        let before = self.released.len() + self.trajectory.steps.len();
+        self.step.as_ref().map(|_| before)
     }
 
     fn finish_step(&mut self) {
