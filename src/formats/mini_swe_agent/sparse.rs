@@ -70,10 +70,13 @@ pub fn read<T>(path: &Path, bytes: &[u8], wanted: &Wanted<'_, T>) -> MiniSparse<
                 Err(Refused::Other) => return MiniSparse::Other,
             }
         }
-        b'[' if matches!(
-            detect(path, bytes),
-            Ok(Kind::Trajectories(Format::MiniSweAgent))
-        ) =>
+        // A bare message list is told by markers in its first messages' texts: `detect`
+        // reads the list only when one occurs at all (other arrays pay one search).
+        b'[' if MARKERS.iter().any(|m| memmem::find(body, m).is_some())
+            && matches!(
+                detect(path, bytes),
+                Ok(Kind::Trajectories(Format::MiniSweAgent))
+            ) =>
         {
             let end = raw_json::walk_elements(bytes, start, &mut |at| reader.message(at));
             if !end.is_some_and(|end| raw_json::only_whitespace_after(bytes, end)) {
@@ -81,6 +84,8 @@ pub fn read<T>(path: &Path, bytes: &[u8], wanted: &Wanted<'_, T>) -> MiniSparse<
             }
             None
         }
+        // The SWE-agent reader takes no array.
+        b'[' => return MiniSparse::Whole,
         _ => return MiniSparse::Other,
     };
     reader
@@ -89,6 +94,13 @@ pub fn read<T>(path: &Path, bytes: &[u8], wanted: &Wanted<'_, T>) -> MiniSparse<
             MiniSparse::Read(Box::new(t), skipped)
         })
 }
+
+/// What `detect` looks for in a bare list's first messages to call it mini-swe-agent's.
+const MARKERS: [&[u8]; 3] = [
+    b"COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+    b"MINI_SWE_AGENT_FINAL_OUTPUT",
+    b"mswea_bash_command",
+];
 
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -114,7 +126,7 @@ impl Reader<'_> {
     /// as its header.
     fn object(&mut self, at: usize) -> Result<MiniObject, Refused> {
         let bytes = self.bytes;
-        let (mut keys, mut messages) = (Vec::new(), false);
+        let (mut keys, mut messages) = (Vec::new(), None);
         let (mut info, mut format, mut id) = (None, None, None);
         let end = raw_json::walk_members(bytes, at, &mut |key, at| {
             let key_text = std::str::from_utf8(key)
@@ -122,9 +134,16 @@ impl Reader<'_> {
                 .filter(|k| !k.contains('\\'))?;
             keys.push(key_text.to_string());
             let slot = match key {
-                b"messages" if !messages && bytes[at] == b'[' => {
-                    messages = true;
-                    return raw_json::walk_elements(bytes, at, &mut |m| self.message(m));
+                b"messages" if messages.is_none() && bytes[at] == b'[' => {
+                    // Read as met when a key before says mini-swe-agent (its writer puts
+                    // `info` first), else only once the keys say so (a chat log's are not
+                    // decoded for nothing).
+                    if info.is_some() || format.is_some() {
+                        messages = Some(None);
+                        return raw_json::walk_elements(bytes, at, &mut |m| self.message(m));
+                    }
+                    messages = Some(Some(at));
+                    return raw_json::value_end(bytes, at);
                 }
                 b"messages" => return None,
                 b"info" => &mut info,
@@ -140,6 +159,11 @@ impl Reader<'_> {
             Some(end) if mini && raw_json::only_whitespace_after(bytes, end) => {}
             _ if self.whole => return Err(Refused::Whole),
             _ => return Err(Refused::Other),
+        }
+        if let Some(Some(at)) = messages
+            && raw_json::walk_elements(bytes, at, &mut |m| self.message(m)).is_none()
+        {
+            return Err(Refused::Whole);
         }
         let decode = |span: &Option<Span>| match span {
             Some(s) => serde_json::from_slice::<Option<String>>(&bytes[s.clone()]).ok(),

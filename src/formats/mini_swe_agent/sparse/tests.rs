@@ -231,7 +231,6 @@ fn other_formats_are_left_to_other_readers() {
         &br#"{"trajectory": [], "info": {}}"#[..],
         br#"{"messages": [{"role": "user", "content": "hi"}]}"#,
         b"{\"a\": 1}\n{\"b\": 2}\n",
-        b"[{\"role\": \"user\", \"content\": \"plain chat\"}]",
     ] {
         assert!(
             matches!(sparse(doc, true), MiniSparse::Other),
@@ -239,6 +238,30 @@ fn other_formats_are_left_to_other_readers() {
             String::from_utf8_lossy(doc)
         );
     }
+    // No other raw-byte reader takes an array.
+    let chat = b"[{\"role\": \"user\", \"content\": \"plain chat\"}]";
+    assert!(matches!(sparse(chat, true), MiniSparse::Whole));
+}
+
+/// The writer puts `info` first; a file with its messages first is read the same.
+#[test]
+fn messages_before_info_are_read_once_the_keys_tell() {
+    let messages = json!([
+        {"role": "system", "content": "sys"},
+        {"role": "user", "content": "task"},
+        assistant("ls"),
+        tool(json!("<returncode>1</returncode>")),
+        {"role": "exit", "content": "", "extra": {"exit_status": "Submitted"}}
+    ]);
+    // Written by hand: `json!` objects sort their keys.
+    let doc = format!(
+        r#"{{"messages": {messages}, "info": {{"model_stats": {{"instance_cost": 0.5}}}}, "instance_id": "x__y-2"}}"#
+    );
+    let doc = doc.into_bytes();
+    agrees(&doc);
+    let (t, _) = taken(&doc, true);
+    assert_eq!(t.steps[0].exit_code, Some(1));
+    assert_eq!(t.instance_id, "x__y-2");
 }
 
 #[test]
