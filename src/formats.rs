@@ -70,6 +70,7 @@ pub use load::{
     Loaded, Progress, load_bytes, load_bytes_with, load_file, load_file_with, load_run,
     load_run_summaries,
 };
+pub use mini_swe_agent::{MiniSparse, read_sparse as read_mini_sparse};
 pub(crate) use raw_json::unescape_short;
 pub use raw_summary::raw_summary;
 pub use results_search::{named_results, results_above};

@@ -179,3 +179,26 @@ fn the_swe_agent_corpus_takes_the_raw_byte_path() {
         "every CodeR .traj file is read from raw bytes"
     );
 }
+
+#[test]
+fn the_mini_swe_agent_corpus_takes_the_raw_byte_path() {
+    let Some(root) = corpus::corpus("mini-swe-agent") else {
+        return;
+    };
+    let matcher = Matcher::new(RuleSet::defaults().rules).0;
+    let (files, _) = discover(&[root]);
+    let trajectories: Vec<_> = files
+        .iter()
+        .filter(|c| c.path.to_string_lossy().ends_with(".traj.json"))
+        .collect();
+    let sparse: Vec<_> = trajectories
+        .iter()
+        .filter(|c| sparse_tally_file(&c.path, &matcher).is_some())
+        .collect();
+    assert!(trajectories.len() >= 20, "{}", trajectories.len());
+    assert_eq!(
+        sparse.len(),
+        trajectories.len(),
+        "every mini-swe-agent .traj.json file of the corpus is read from raw bytes"
+    );
+}

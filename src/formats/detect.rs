@@ -144,8 +144,9 @@ pub(crate) fn object_kind(body: &[u8], keys: &TopKeys) -> Option<Kind> {
     kind_from_keys(keys)
 }
 
-/// The kind a `{…}` document's top-level keys name, the coding-agent CLIs' first.
-fn kind_from_keys(keys: &TopKeys) -> Option<Kind> {
+/// The kind a `{…}` document's top-level keys name, the coding-agent CLIs' first (also for
+/// readers that walked the document already: the raw-byte tally of mini-swe-agent files).
+pub(super) fn kind_from_keys(keys: &TopKeys) -> Option<Kind> {
     cli_agents::document(keys)
         .map(Kind::Trajectories)
         .or_else(|| classify_object(keys))

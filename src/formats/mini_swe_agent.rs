@@ -7,15 +7,19 @@
 //! mode the observation comes back as a user message. The run ends with a `role: "exit"`
 //! message (1.1+) or `info.exit_status` (v1).
 
+mod extra;
 mod messages;
+mod sparse;
 mod summary;
 
 pub use messages::Messages;
+pub use sparse::{MiniSparse, read as read_sparse};
 pub use summary::summary as raw_summary;
 
 use super::LoadError;
-use super::json::{Text, content_text, f64_field, u64_field};
+use super::json::{Text, as_f64, content_text, f64_field, u64_field};
 use crate::model::{Message, Role, Step, StepContext, Trajectory, Usage};
+use extra::{Extra, Info, Picked};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
@@ -25,7 +29,7 @@ struct MiniObject {
     #[serde(default)]
     messages: Option<Vec<RawMessage>>,
     #[serde(default)]
-    info: Value,
+    info: Picked<Info>,
     #[serde(default)]
     trajectory_format: Option<String>,
     #[serde(default)]
@@ -46,7 +50,7 @@ struct RawMessage {
     content: Value,
     tool_calls: Value,
     tool_call_id: Option<String>,
-    extra: Value,
+    extra: Picked<Extra>,
 }
 
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Trajectory>, LoadError> {
@@ -99,10 +103,14 @@ fn return_code(text: &str) -> Option<i64> {
 /// The reply a format error rejected, as 2.x keeps it: `extra.model_response` (the text, in
 /// the text-based config) or the whole response in `extra.response` (tool calling). The
 /// text, then each tool call it attempted (arguments as sent, unparsable as they may be).
-fn rejected_reply(extra: &Value) -> Option<String> {
-    let message = match extra.get("model_response") {
+fn rejected_reply(extra: &Extra) -> Option<String> {
+    let from_response;
+    let message = match &extra.model_response {
         Some(response) => response.pointer("/choices/0/message").unwrap_or(response),
-        None => extra.pointer("/response/choices/0/message")?,
+        None => {
+            from_response = extra.response_message()?;
+            &from_response
+        }
     };
     let mut parts = Vec::new();
     let text = match message {
@@ -124,8 +132,8 @@ fn step_from_answer(raw: &RawMessage, message: &Message, context: StepContext) -
         response: message.content.clone(),
         tool_calls: message.tool_calls.clone(),
         context: Some(context),
-        timestamp: raw.extra.get("timestamp").map(super::json::to_text),
-        usage: usage(&raw.extra),
+        timestamp: raw.extra.0.timestamp.as_ref().map(super::json::to_text),
+        usage: usage(&raw.extra.0),
         ..Step::default()
     };
     if step.tool_calls.is_empty() {
@@ -169,13 +177,13 @@ fn strip_thought_label(text: &str) -> String {
         .to_string()
 }
 
-fn usage(extra: &Value) -> Usage {
+fn usage(extra: &Extra) -> Usage {
     let usage = extra
-        .pointer("/response/usage")
-        .or_else(|| extra.pointer("/model_response/usage"))
+        .response_usage()
+        .or_else(|| extra.model_response.as_ref()?.get("usage"))
         .unwrap_or(&Value::Null);
     Usage {
-        cost: f64_field(extra, "cost"),
+        cost: extra.cost.as_ref().and_then(as_f64),
         tokens_in: u64_field(usage, "prompt_tokens").or_else(|| u64_field(usage, "input_tokens")),
         tokens_out: u64_field(usage, "completion_tokens")
             .or_else(|| u64_field(usage, "output_tokens")),
@@ -197,21 +205,22 @@ fn to_message(raw: &RawMessage) -> Message {
     message
 }
 
-fn read_info(trajectory: &mut Trajectory, info: &Value) {
-    super::swe_agent::read_exit_and_submission(trajectory, info);
-    if let Some(stats) = info.get("model_stats") {
+fn read_info(trajectory: &mut Trajectory, info: &Info) {
+    super::swe_agent::read_exit_and_submission(trajectory, &info.exit_and_submission());
+    if let Some(stats) = &info.model_stats {
         trajectory.usage.cost = f64_field(stats, "instance_cost");
         trajectory.usage.api_calls = u64_field(stats, "api_calls");
     }
 }
 
 fn read_exit(trajectory: &mut Trajectory, raw: &RawMessage) {
-    if let Some(status) = raw.extra.get("exit_status").and_then(Value::as_str) {
+    let extra = &raw.extra.0;
+    if let Some(status) = extra.exit_status.as_ref().and_then(Value::as_str) {
         trajectory.exit_status = Some(status.to_string());
     }
-    let submission = raw
-        .extra
-        .get("submission")
+    let submission = extra
+        .submission
+        .as_ref()
         .and_then(Value::as_str)
         .map(String::from)
         .unwrap_or_else(|| content_text(&raw.content));

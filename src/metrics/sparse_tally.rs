@@ -26,8 +26,8 @@ use super::raw_count::{Counted, Found, RawField, RawGated, RawTarget};
 use super::sequence::{self, Facts};
 use super::tally::TrajectoryTally;
 use crate::formats::{
-    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, Skipped, Wanted, load_bytes_with,
-    load_file_with, read_sparse, with_file_bytes,
+    Detail, LAZY_ABOVE, LoadError, Loaded, LongText, Look, MiniSparse, Skipped, Wanted,
+    load_bytes_with, load_file_with, read_mini_sparse, read_sparse, with_file_bytes,
 };
 use crate::model::Trajectory;
 use std::path::Path;
@@ -221,7 +221,11 @@ fn tally_bytes(
         look: &look,
         repeated_observations: plan.repeated_observations,
     };
-    let (trajectory, skipped) = read_sparse(path, bytes, &wanted)?;
+    let (trajectory, skipped) = match read_mini_sparse(path, bytes, &wanted) {
+        MiniSparse::Read(trajectory, skipped) => (*trajectory, skipped),
+        MiniSparse::Whole => return None,
+        MiniSparse::Other => read_sparse(path, bytes, &wanted)?,
+    };
     let error_at = |i: usize| {
         skipped
             .get(i)

@@ -7,6 +7,7 @@
 //! after the messages: they are applied at the end, in the order the whole read applied
 //! them, so both reads give the same trajectory.
 
+use super::extra::Info;
 use super::{
     MiniObject, RawMessage, add_observation, read_exit, read_info, rejected_reply,
     step_from_answer, to_message, usage,
@@ -125,10 +126,7 @@ impl Messages {
                 self.trajectory.task = Some(task_from_prompt(&message.content));
             }
             Role::User => {
-                let answers_text_step = self
-                    .step
-                    .as_ref()
-                    .is_some_and(|s| !self.tool_mode_step && s.observation.is_empty());
+                let answers_text_step = self.answers_text_step();
                 match self.step.as_mut() {
                     Some(s) if answers_text_step => add_observation(s, &message.content),
                     _ => {
@@ -142,15 +140,15 @@ impl Messages {
                             context: Some(context),
                             // 2.x keeps the rejected reply and its usage in the error's
                             // `extra`: the call happened and was paid for.
-                            usage: usage(&raw.extra),
+                            usage: usage(&raw.extra.0),
                             ..Step::default()
                         };
-                        if let Some(reply) = rejected_reply(&raw.extra) {
+                        if let Some(reply) = rejected_reply(&raw.extra.0) {
                             rejected.thought = reply.clone();
                             rejected.response = reply;
                         }
-                        if let Some(kind) = raw.extra.get("interrupt_type").and_then(Value::as_str)
-                        {
+                        let kind = raw.extra.0.interrupt_type.as_ref();
+                        if let Some(kind) = kind.and_then(Value::as_str) {
                             rejected.tool = Some(format!("({kind})"));
                         }
                         self.push_step(rejected);
@@ -163,6 +161,31 @@ impl Messages {
         if !self.release || self.keep_pool {
             self.trajectory.push_message(message);
         }
+    }
+
+    /// Whether a user message now is the open step's observation (text mode), not a model
+    /// call whose answer was rejected.
+    fn answers_text_step(&self) -> bool {
+        self.step
+            .as_ref()
+            .is_some_and(|s| !self.tool_mode_step && s.observation.is_empty())
+    }
+
+    /// Whether a message of `role` (not `exit`) fed now would be an observation of the open
+    /// step: a tool message, or a user message answering a text-mode step. The raw-byte
+    /// read ([`super::sparse`]) feeds those with a stand-in text and reads the text itself.
+    pub(super) fn observes(&self, role: Role) -> bool {
+        match role {
+            Role::Tool => self.step.is_some(),
+            Role::User => self.seen_task && self.answers_text_step(),
+            Role::Assistant | Role::System => false,
+        }
+    }
+
+    /// Where the open step will be among the trajectory's steps (none are taken).
+    pub(super) fn open_step(&self) -> Option<usize> {
+        let before = self.released.len() + self.trajectory.steps.len();
+        self.step.as_ref().map(|_| before)
     }
 
     fn finish_step(&mut self) {
@@ -206,21 +229,18 @@ impl Messages {
                 if let Some(id) = header.instance_id.filter(|id| !id.is_empty()) {
                     trajectory.instance_id = id;
                 }
-                header.info
+                header.info.0
             }
             None => {
                 trajectory.format_detail = Some("message list".into());
-                Value::Null
+                Info::default()
             }
         };
         read_info(&mut trajectory, &info);
         for exit in &self.exits {
             read_exit(&mut trajectory, exit);
         }
-        trajectory.model = info
-            .pointer("/config/model/model_name")
-            .and_then(Value::as_str)
-            .map(String::from);
+        trajectory.model = info.model_name().and_then(Value::as_str).map(String::from);
         Ok(trajectory)
     }
 }
