@@ -14,7 +14,7 @@ mod unescape;
 use blocks::{BLOCK, ascii, controls, quotes};
 use memchr::memchr;
 
-pub(crate) use unescape::unescape_short;
+pub(crate) use unescape::{unescape, unescape_short};
 
 /// A value's bytes: `start..end` of the document.
 pub(crate) type Span = std::ops::Range<usize>;

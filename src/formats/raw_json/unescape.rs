@@ -11,13 +11,25 @@ use memchr::memchr;
 /// decodes them. `None` for anything else: a `\uXXXX`, an unknown escape, a backslash that
 /// ends the bytes, a raw control character, bytes that are not UTF-8.
 pub(crate) fn unescape_short(inside: &[u8]) -> Option<String> {
+    decode(inside, false)
+}
+
+/// As [`unescape_short`], and `\uXXXX` escapes too: a character that is not a surrogate, or
+/// a pair of them (a 900 KB patch of the CodeR run writes a few characters so). A lone
+/// surrogate is `None`, like anything else serde would refuse or decode otherwise.
+pub(crate) fn unescape(inside: &[u8]) -> Option<String> {
+    decode(inside, true)
+}
+
+fn decode(inside: &[u8], unicode: bool) -> Option<String> {
     if super::has_control(inside) {
         return None;
     }
     let mut out = Vec::with_capacity(inside.len());
     let mut from = 0;
-    while let Some(at) = memchr(b'\\', &inside[from..]).map(|k| from + k) {
-        out.extend_from_slice(&inside[from..at]);
+    while let Some(at) = memchr(b'\\', inside.get(from..)?).map(|k| from + k) {
+        out.extend_from_slice(inside.get(from..at)?);
+        from = at + 2;
         out.push(match inside.get(at + 1)? {
             b'"' => b'"',
             b'\\' => b'\\',
@@ -27,12 +39,48 @@ pub(crate) fn unescape_short(inside: &[u8]) -> Option<String> {
             b'n' => b'\n',
             b'r' => b'\r',
             b't' => b'\t',
+            b'u' if unicode => {
+                let (c, used) = unicode_escape(inside.get(at..)?)?;
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                from = at + used;
+                continue;
+            }
             _ => return None,
         });
-        from = at + 2;
     }
-    out.extend_from_slice(&inside[from..]);
+    out.extend_from_slice(inside.get(from..)?);
+    // Escapes write whole characters and split the raw bytes at ASCII bytes: the text is
+    // UTF-8 exactly when every raw run is.
     String::from_utf8(out).ok()
+}
+
+/// The character of the `\uXXXX` escape (or surrogate pair) that `escape` starts with, and
+/// its length in bytes; `None` for anything serde would not decode to a character.
+fn unicode_escape(escape: &[u8]) -> Option<(char, usize)> {
+    let first = hex4(escape.get(2..6)?)?;
+    match first {
+        0xD800..=0xDBFF => {
+            if escape.get(6..8)? != b"\\u" {
+                return None;
+            }
+            let second = hex4(escape.get(8..12)?)?;
+            if !(0xDC00..=0xDFFF).contains(&second) {
+                return None;
+            }
+            let code = 0x10000 + (((first - 0xD800) << 10) | (second - 0xDC00));
+            Some((char::from_u32(code)?, 12))
+        }
+        0xDC00..=0xDFFF => None,
+        _ => Some((char::from_u32(first)?, 6)),
+    }
+}
+
+/// Four hexadecimal digits, either case, nothing else (not `+`).
+fn hex4(digits: &[u8]) -> Option<u32> {
+    digits.iter().try_fold(0u32, |n, &d| {
+        let v = char::from(d).to_digit(16)?;
+        Some((n << 4) | v)
+    })
 }
 
 #[cfg(test)]
