@@ -7,49 +7,22 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/summaries.rs"]
+mod summaries;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use trajscope::formats::{Detail, Loaded, load_bytes_with, raw_summary};
-use trajscope::model::{Step, TrajectorySummary};
+use summaries::{usual, write};
+use trajscope::formats::raw_summary;
+use trajscope::model::Step;
 
-/// The summaries of the usual read, or `None` when it fails or holds results.
-fn usual(path: &Path, bytes: &[u8]) -> Option<Vec<TrajectorySummary>> {
-    match load_bytes_with(path, bytes, Detail::Steps) {
-        Ok(Loaded::Trajectories(ts)) => Some(ts.iter().map(TrajectorySummary::of).collect()),
-        _ => None,
-    }
-}
-
-fn files(root: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files(&path, out);
-        } else if entry.metadata().is_ok_and(|m| m.len() < 64 << 20) {
-            out.push(path);
-        }
-    }
-}
-
-/// Checks every file under `root`; the number the raw summary took.
+/// Checks every file under `root` (see `summaries::agrees_under`).
 fn agrees_under(root: &Path) -> usize {
-    let mut all = Vec::new();
-    files(root, &mut all);
-    let mut taken = 0;
-    for path in all {
-        let bytes = std::fs::read(&path).unwrap();
-        if let Some(raw) = raw_summary(&path, &bytes) {
-            taken += 1;
-            let want = usual(&path, &bytes)
-                .unwrap_or_else(|| panic!("{}: summarised raw, unreadable whole", path.display()));
-            assert_eq!(vec![raw], want, "{}", path.display());
-        }
-    }
-    taken
+    summaries::agrees_under(
+        root,
+        &|e: &std::fs::DirEntry| e.metadata().is_ok_and(|m| m.len() < 64 << 20),
+        None,
+    )
 }
 
 #[test]
@@ -63,12 +36,6 @@ fn the_corpus_and_the_samples_summarise_as_when_read_whole() {
     if let Some(all) = corpus::corpus("") {
         assert!(agrees_under(&all) >= 105);
     }
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> (PathBuf, Vec<u8>) {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    (path, text.as_bytes().to_vec())
 }
 
 /// A 0.x file (history matched to steps) with the given observations and actions.
